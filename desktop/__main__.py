@@ -1,0 +1,4 @@
+from desktop.app import main
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,243 @@
+"""The SQLite half of a database: documents, page texts, chunks, sections, the FTS5 lexical index and
+the bookkeeping that keeps the vector store consistent with them.
+
+A document is written with all its pages, chunks and sections in one transaction, so after a crash
+it is either wholly there or not at all. Vectors follow: a chunk is marked ``embedded`` only after
+its vector is stored, and removed chunks are queued in ``vector_deletes`` until the vector store has
+dropped them — so an interrupted run is finished, not repeated, by the next one.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+
+from desktop.kb.lexical import FTS_TOKENIZER
+from desktop.kb.models import Chunk, DocumentInfo
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS documents (
+    doc_id TEXT PRIMARY KEY, file_name TEXT NOT NULL, path TEXT NOT NULL, title TEXT NOT NULL,
+    short_name TEXT, aliases TEXT NOT NULL DEFAULT '[]', language TEXT NOT NULL, pages INTEGER NOT NULL,
+    size_bytes INTEGER NOT NULL, mtime REAL NOT NULL, issued TEXT, warnings TEXT NOT NULL DEFAULT '[]',
+    meta TEXT NOT NULL DEFAULT '{{}}', tags TEXT NOT NULL DEFAULT '[]', ingested_at TEXT NOT NULL,
+    scanned_pages INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX IF NOT EXISTS documents_path ON documents(path);
+CREATE TABLE IF NOT EXISTS pages (
+    doc_id TEXT NOT NULL, page INTEGER NOT NULL, text TEXT NOT NULL, ocr INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (doc_id, page)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS chunks (
+    rowid INTEGER PRIMARY KEY, chunk_id TEXT NOT NULL UNIQUE, doc_id TEXT NOT NULL, page INTEGER NOT NULL,
+    ordinal INTEGER NOT NULL, char_start INTEGER NOT NULL, char_end INTEGER NOT NULL, section TEXT,
+    section_title TEXT, heading_path TEXT, language TEXT NOT NULL, text TEXT NOT NULL,
+    embedded INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc_id, ordinal);
+CREATE INDEX IF NOT EXISTS chunks_page ON chunks(doc_id, page);
+CREATE INDEX IF NOT EXISTS chunks_section ON chunks(doc_id, section);
+CREATE INDEX IF NOT EXISTS chunks_todo ON chunks(embedded) WHERE embedded = 0;
+CREATE TABLE IF NOT EXISTS sections (
+    doc_id TEXT NOT NULL, section TEXT NOT NULL, title TEXT, page INTEGER NOT NULL, ordinal INTEGER NOT NULL,
+    PRIMARY KEY (doc_id, section, ordinal)) WITHOUT ROWID;
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(head, body, tokenize="{FTS_TOKENIZER}");
+CREATE TABLE IF NOT EXISTS vector_deletes (chunk_id TEXT PRIMARY KEY) WITHOUT ROWID;
+"""
+
+_CHUNK_COLUMNS = "chunk_id, doc_id, page, ordinal, char_start, char_end, section, section_title, heading_path, language, text"
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def row_to_chunk(row: sqlite3.Row) -> Chunk:
+    return Chunk(**{k: row[k] for k in _CHUNK_COLUMNS.split(", ")})
+
+
+class Catalog:
+    """Thread-safe access to one database's SQLite file (one connection, one lock)."""
+
+    def __init__(self, file: Path) -> None:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        self.file = file
+        self._db = sqlite3.connect(file, check_same_thread=False, timeout=30, isolation_level=None)
+        self._db.row_factory = sqlite3.Row
+        self._lock = threading.RLock()
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        with self.transaction():
+            for statement in _SCHEMA.split(";\n"):
+                if statement.strip():
+                    self._db.execute(statement)
+            if self.get_meta("schema_version") is None:
+                self.set_meta("schema_version", str(SCHEMA_VERSION))
+                self.set_meta("created_at", _now())
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One atomic unit of work; nested use joins the outer transaction."""
+        with self._lock:
+            if self._db.in_transaction:
+                yield self._db
+                return
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def query(self, sql: str, params: Iterable[object] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            return self._db.execute(sql, tuple(params)).fetchall()
+
+    # --- meta -----------------------------------------------------------------------------------
+
+    def get_meta(self, key: str) -> str | None:
+        rows = self.query("SELECT value FROM meta WHERE key = ?", (key,))
+        return rows[0]["value"] if rows else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    # --- documents ------------------------------------------------------------------------------
+
+    def insert_document(self, db: sqlite3.Connection, doc: dict[str, object]) -> None:
+        doc = {**doc, "ingested_at": _now()}
+        for key in ("aliases", "warnings", "meta", "tags"):
+            doc[key] = json.dumps(doc.get(key) or ([] if key != "meta" else {}), ensure_ascii=False)
+        cols = ", ".join(doc)
+        db.execute(f"INSERT INTO documents ({cols}) VALUES ({', '.join('?' * len(doc))})", tuple(doc.values()))
+
+    def insert_page(self, db: sqlite3.Connection, doc_id: str, page: int, text: str, ocr: bool) -> None:
+        db.execute("INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?)", (doc_id, page, text, int(ocr)))
+
+    def insert_chunk(self, db: sqlite3.Connection, chunk: Chunk, head_terms: str, body_terms: str) -> None:
+        values = chunk.model_dump()
+        cur = db.execute(
+            f"INSERT INTO chunks ({_CHUNK_COLUMNS}) VALUES ({', '.join('?' * 11)})",
+            tuple(values[k] for k in _CHUNK_COLUMNS.split(", ")),
+        )
+        db.execute("INSERT INTO chunks_fts (rowid, head, body) VALUES (?, ?, ?)", (cur.lastrowid, head_terms, body_terms))
+
+    def insert_section(self, db: sqlite3.Connection, doc_id: str, section: str, title: str | None, page: int, ordinal: int) -> None:
+        db.execute("INSERT OR IGNORE INTO sections VALUES (?, ?, ?, ?, ?)", (doc_id, section, title, page, ordinal))
+
+    def update_document(self, db: sqlite3.Connection, doc_id: str, **fields: object) -> None:
+        for key in ("aliases", "warnings", "meta", "tags"):
+            if key in fields:
+                fields[key] = json.dumps(fields[key], ensure_ascii=False)
+        sets = ", ".join(f"{k} = ?" for k in fields)
+        db.execute(f"UPDATE documents SET {sets} WHERE doc_id = ?", (*fields.values(), doc_id))
+
+    def delete_document(self, doc_id: str) -> int:
+        """Remove a document; its vectors are queued for deletion. Returns the number of chunks."""
+        with self.transaction() as db:
+            db.execute("INSERT OR IGNORE INTO vector_deletes SELECT chunk_id FROM chunks WHERE doc_id = ?", (doc_id,))
+            db.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT rowid FROM chunks WHERE doc_id = ?)", (doc_id,))
+            n = db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,)).rowcount
+            db.execute("DELETE FROM pages WHERE doc_id = ?", (doc_id,))
+            db.execute("DELETE FROM sections WHERE doc_id = ?", (doc_id,))
+            db.execute("DELETE FROM documents WHERE doc_id = ?", (doc_id,))
+            return n
+
+    def documents(self) -> list[DocumentInfo]:
+        rows = self.query(
+            """SELECT d.*, COUNT(c.rowid) AS chunks, COALESCE(SUM(c.embedded = 0), 0) AS pending
+               FROM documents d LEFT JOIN chunks c ON c.doc_id = d.doc_id
+               GROUP BY d.doc_id ORDER BY d.file_name"""
+        )
+        return [self._to_info(r) for r in rows]
+
+    def document(self, doc_id: str) -> DocumentInfo | None:
+        return next((d for d in self.documents() if d.doc_id == doc_id), None)
+
+    @staticmethod
+    def _to_info(r: sqlite3.Row) -> DocumentInfo:
+        return DocumentInfo(
+            doc_id=r["doc_id"], file_name=r["file_name"], path=r["path"], title=r["title"], short_name=r["short_name"],
+            aliases=json.loads(r["aliases"]), language=r["language"], pages=r["pages"], chunks=r["chunks"],
+            size_bytes=r["size_bytes"], issued=r["issued"], warnings=json.loads(r["warnings"]),
+            meta=json.loads(r["meta"]), tags=json.loads(r["tags"]),
+            ingested_at=datetime.fromisoformat(r["ingested_at"]), pending_embeddings=r["pending"],
+        )
+
+    def doc_rows(self) -> list[sqlite3.Row]:
+        """Light rows for change detection: id, path, size, mtime."""
+        return self.query("SELECT doc_id, path, file_name, size_bytes, mtime, scanned_pages FROM documents")
+
+    # --- chunks and pages -----------------------------------------------------------------------
+
+    def chunks_by_id(self, ids: list[str]) -> dict[str, Chunk]:
+        out: dict[str, Chunk] = {}
+        for i in range(0, len(ids), 500):
+            part = ids[i : i + 500]
+            rows = self.query(f"SELECT {_CHUNK_COLUMNS} FROM chunks WHERE chunk_id IN ({','.join('?' * len(part))})", part)
+            out.update((r["chunk_id"], row_to_chunk(r)) for r in rows)
+        return out
+
+    def chunks_where(self, where: str, params: Iterable[object] = (), limit: int | None = None) -> list[Chunk]:
+        sql = f"SELECT {_CHUNK_COLUMNS} FROM chunks WHERE {where} ORDER BY doc_id, ordinal"
+        if limit:
+            sql += f" LIMIT {int(limit)}"
+        return [row_to_chunk(r) for r in self.query(sql, params)]
+
+    def page_text(self, doc_id: str, page: int) -> str | None:
+        rows = self.query("SELECT text FROM pages WHERE doc_id = ? AND page = ?", (doc_id, page))
+        return rows[0]["text"] if rows else None
+
+    def to_embed(self, limit: int) -> list[Chunk]:
+        return self.chunks_where("embedded = 0", limit=limit)
+
+    def count_to_embed(self) -> int:
+        return int(self.query("SELECT COUNT(*) AS n FROM chunks WHERE embedded = 0")[0]["n"])
+
+    def count_embedded(self) -> int:
+        return int(self.query("SELECT COUNT(*) AS n FROM chunks WHERE embedded = 1")[0]["n"])
+
+    def mark_embedded(self, ids: list[str]) -> None:
+        with self.transaction() as db:
+            db.executemany("UPDATE chunks SET embedded = 1 WHERE chunk_id = ?", [(i,) for i in ids])
+
+    def mark_all_unembedded(self) -> None:
+        with self.transaction() as db:
+            db.execute("UPDATE chunks SET embedded = 0")
+
+    def pending_vector_deletes(self) -> list[str]:
+        return [r["chunk_id"] for r in self.query("SELECT chunk_id FROM vector_deletes")]
+
+    def clear_vector_deletes(self, ids: list[str]) -> None:
+        with self.transaction() as db:
+            db.executemany("DELETE FROM vector_deletes WHERE chunk_id = ?", [(i,) for i in ids])
+
+    def all_chunk_ids(self, embedded_only: bool = False) -> set[str]:
+        where = "WHERE embedded = 1" if embedded_only else ""
+        return {r["chunk_id"] for r in self.query(f"SELECT chunk_id FROM chunks {where}")}
+
+    # --- lexical --------------------------------------------------------------------------------
+
+    def lexical(self, match: str, limit: int, where: str = "", params: Iterable[object] = ()) -> list[tuple[str, float]]:
+        """(chunk id, BM25 score; higher is better) for an FTS5 match expression."""
+        sql = f"""SELECT c.chunk_id, -bm25(chunks_fts, 2.0, 1.0) AS score
+                  FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
+                  WHERE chunks_fts MATCH ? {('AND ' + where) if where else ''}
+                  ORDER BY bm25(chunks_fts, 2.0, 1.0) LIMIT ?"""
+        try:
+            rows = self.query(sql, (match, *params, limit))
+        except sqlite3.OperationalError:
+            return []  # a query FTS5 cannot parse finds nothing rather than failing the search
+        return [(r["chunk_id"], float(r["score"])) for r in rows]

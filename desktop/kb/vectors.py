@@ -1,0 +1,118 @@
+"""The dense side of the knowledge base: one Chroma collection per database, embedded on disk or on a
+shared Chroma server. Vectors are always computed by us and handed over explicitly; the collection
+still gets our own embedding function so Chroma never falls back to its default, which downloads a
+model and fails offline."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from desktop.kb.errors import VectorStoreUnavailable
+from desktop.settings import KbSettings
+
+try:  # chromadb is heavy; import once, at module load, with telemetry off
+    import chromadb
+    from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
+    from chromadb.config import Settings as ChromaSettings
+    from chromadb.utils.embedding_functions import register_embedding_function
+except ImportError as exc:  # pragma: no cover - a broken install
+    raise VectorStoreUnavailable("the vector store (package chromadb) is not installed") from exc
+
+
+@register_embedding_function
+class RabbitholeEmbeddingFunction(EmbeddingFunction[Documents]):
+    """Records which embedder made the vectors and can rebuild it when Chroma asks."""
+
+    def __init__(self, spec: str = "offline", host: str = "") -> None:
+        self.spec = spec
+        self.host = host
+
+    def __call__(self, input: Documents) -> Embeddings:
+        from desktop.kb.embeddings import make_embedder
+
+        return list(make_embedder(self.spec, self.host).embed_passages(list(input)))
+
+    @staticmethod
+    def name() -> str:
+        return "rabbithole"
+
+    def get_config(self) -> dict[str, Any]:
+        return {"spec": self.spec, "host": self.host}
+
+    @staticmethod
+    def build_from_config(config: dict[str, Any]) -> "RabbitholeEmbeddingFunction":
+        return RabbitholeEmbeddingFunction(config.get("spec", "offline"), config.get("host", ""))
+
+    def default_space(self) -> str:  # type: ignore[override]
+        return "cosine"
+
+
+def _collection_name(database: str) -> str:
+    slug = re.sub(r"[^a-zA-Z0-9_-]+", "-", database).strip("-_").lower() or "db"
+    return f"rabbithole-{slug}"[:60]
+
+
+def make_client(settings: KbSettings, db_dir: Path) -> Any:
+    chroma_settings = ChromaSettings(anonymized_telemetry=False)
+    try:
+        if settings.mode == "server":
+            return chromadb.HttpClient(
+                host=settings.server_host, port=settings.server_port, ssl=settings.server_ssl, settings=chroma_settings
+            )
+        return chromadb.PersistentClient(path=str(db_dir / "chroma"), settings=chroma_settings)
+    except Exception as exc:
+        where = f"{settings.server_host}:{settings.server_port}" if settings.mode == "server" else str(db_dir)
+        raise VectorStoreUnavailable(f"cannot open the vector store at {where}: {exc}") from exc
+
+
+class VectorStore:
+    def __init__(self, client: Any, database: str, embedder_spec: str, host: str = "") -> None:
+        self.client = client
+        try:
+            self.collection = client.get_or_create_collection(
+                _collection_name(database),
+                embedding_function=RabbitholeEmbeddingFunction(embedder_spec, host),
+                configuration={"hnsw": {"space": "cosine"}},
+            )
+        except Exception as exc:
+            raise VectorStoreUnavailable(f"cannot open the vector collection of '{database}': {exc}") from exc
+
+    def upsert(self, ids: list[str], vectors: np.ndarray, texts: list[str], metadatas: list[dict[str, Any]]) -> None:
+        if ids:
+            self.collection.upsert(ids=ids, embeddings=vectors, documents=texts, metadatas=metadatas)
+
+    def delete(self, ids: list[str]) -> None:
+        for i in range(0, len(ids), 1000):
+            self.collection.delete(ids=ids[i : i + 1000])
+
+    def count(self) -> int:
+        return int(self.collection.count())
+
+    def all_ids(self) -> set[str]:
+        ids: set[str] = set()
+        offset = 0
+        while True:
+            got = self.collection.get(include=[], limit=5000, offset=offset)["ids"]
+            ids.update(got)
+            if len(got) < 5000:
+                return ids
+            offset += len(got)
+
+    def query(self, vector: np.ndarray, k: int, where: dict[str, Any] | None = None) -> list[tuple[str, float]]:
+        """(chunk id, cosine similarity), best first."""
+        if k <= 0 or self.count() == 0:
+            return []
+        result = self.collection.query(
+            query_embeddings=[np.asarray(vector, dtype=np.float32)],
+            n_results=k,
+            where=where or None,
+            include=["distances"],
+        )
+        return [(cid, 1.0 - float(dist)) for cid, dist in zip(result["ids"][0], result["distances"][0])]
+
+    def drop(self) -> None:
+        self.client.delete_collection(self.collection.name)

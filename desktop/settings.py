@@ -1,0 +1,114 @@
+"""Typed, versioned application settings.
+
+The file is JSON in the config directory. Older files are migrated step by step (``MIGRATIONS``) and
+a file that cannot be read is never overwritten: the user gets a message naming the file and the
+field, and the defaults are used for this run only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from desktop.paths import AppPaths
+
+SCHEMA_VERSION = 1
+DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class LlmSettings(_Section):
+    host: str | None = Field(None, description="LLM server URL; empty means $OLLAMA_HOST, then the local default.")
+
+    def resolved_host(self) -> str:
+        return self.host or os.environ.get("OLLAMA_HOST") or DEFAULT_OLLAMA_HOST
+
+
+class ChunkingSettings(_Section):
+    target_words: int = Field(120, ge=20, le=1000, description="Chunks are packed up to about this many words.")
+    max_words: int = Field(220, ge=40, le=2000, description="A paragraph longer than this is split at sentences.")
+    min_words: int = Field(25, ge=0, le=200, description="Smaller pieces join their neighbour on the same page.")
+
+
+class KbSettings(_Section):
+    mode: Literal["embedded", "server"] = Field("embedded", description="Vector store inside the app, or a Chroma server.")
+    server_host: str = Field("127.0.0.1", description="Chroma server host (server mode).")
+    server_port: int = Field(8000, ge=1, le=65535, description="Chroma server port (server mode).")
+    server_ssl: bool = Field(False, description="Use HTTPS to reach the Chroma server.")
+    default_embedder: str = Field("offline", description="'offline' (bundled e5-small) or 'ollama:MODEL'.")
+    chunking: ChunkingSettings = Field(default_factory=ChunkingSettings)
+    ingest_workers: int = Field(
+        default_factory=lambda: max(1, min(4, (os.cpu_count() or 2))),
+        ge=0,
+        le=32,
+        description="Processes reading PDFs; 0 reads in the calling process.",
+    )
+    pages_per_task: int = Field(25, ge=1, le=500, description="Pages one worker reads at a time (bounds memory).")
+    embed_batch: int = Field(16, ge=1, le=512, description="Chunks embedded per call; smaller reacts faster to cancel.")
+    ocr: bool = Field(True, description="OCR pages without a text layer when Tesseract is installed.")
+    ocr_languages: str = Field("deu+eng", description="Tesseract language codes.")
+    rrf_k: int = Field(60, ge=1, le=1000, description="Reciprocal rank fusion constant.")
+    fetch_k: int = Field(50, ge=5, le=1000, description="Candidates each retriever contributes to the fusion.")
+
+
+class Settings(_Section):
+    schema_version: int = SCHEMA_VERSION
+    data_dir: Path | None = Field(None, description="Where databases live; empty means the platform's data folder.")
+    llm: LlmSettings = Field(default_factory=LlmSettings)
+    kb: KbSettings = Field(default_factory=KbSettings)
+
+
+# Each entry upgrades a raw settings dict from version N to N+1.
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+
+class SettingsError(Exception):
+    """The settings file exists but cannot be used; the message says which file and why."""
+
+
+def migrate(raw: dict[str, Any]) -> dict[str, Any]:
+    version = int(raw.get("schema_version", 1))
+    if version > SCHEMA_VERSION:
+        raise SettingsError(
+            f"settings were written by a newer Rabbithole (schema {version}, this one knows {SCHEMA_VERSION})"
+        )
+    while version < SCHEMA_VERSION:
+        raw = MIGRATIONS[version](dict(raw))
+        version += 1
+        raw["schema_version"] = version
+    return raw
+
+
+def load_settings(paths: AppPaths) -> Settings:
+    """Read the settings file; a missing file means defaults. Raises SettingsError for a bad file."""
+    file = paths.settings_file
+    if not file.exists():
+        return Settings()
+    try:
+        raw = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SettingsError(f"cannot read {file}: {exc}") from exc
+    if not isinstance(raw, dict):
+        raise SettingsError(f"{file} does not hold a JSON object")
+    try:
+        return Settings.model_validate(migrate(raw))
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        raise SettingsError(f"{file}: {problems}") from exc
+
+
+def save_settings(paths: AppPaths, settings: Settings) -> None:
+    """Write atomically so a crash never leaves half a file."""
+    file = paths.settings_file
+    file.parent.mkdir(parents=True, exist_ok=True)
+    tmp = file.with_suffix(".json.tmp")
+    tmp.write_text(settings.model_dump_json(indent=2), encoding="utf-8")
+    os.replace(tmp, file)

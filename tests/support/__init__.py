@@ -1,0 +1,1 @@
+"""Helpers shared by the tests (on sys.path through pytest's ``pythonpath``)."""
