@@ -35,7 +35,7 @@ from desktop.kb.resolver import resolve
 from desktop.kb.progress import CancelToken, ProgressCallback
 from desktop.kb.search import Searcher, scope_for
 from desktop.kb.sections import SectionIndex
-from desktop.kb.vectors import VectorStore, make_client
+from desktop.kb.vectors import VectorStore, describe, make_client
 from desktop.paths import AppPaths
 from desktop.settings import Settings
 
@@ -102,7 +102,8 @@ class KnowledgeBase:
     @cached_property
     def vectors(self) -> VectorStore:
         client = make_client(self.settings.kb, self.folder)
-        return VectorStore(client, self.name, self.embedder_spec, self.settings.llm.resolved_host())
+        return VectorStore(client, self.name, self.embedder_spec, self.settings.llm.resolved_host(),
+                           where=describe(self.settings.kb, self.folder))
 
     @cached_property
     def _searcher(self) -> Searcher:

@@ -56,6 +56,12 @@ def _collection_name(database: str) -> str:
     return f"rabbithole-{slug}"[:60]
 
 
+def describe(settings: KbSettings, db_dir: Path) -> str:
+    if settings.mode == "server":
+        return f"{'https' if settings.server_ssl else 'http'}://{settings.server_host}:{settings.server_port}"
+    return str(db_dir / "chroma")
+
+
 def make_client(settings: KbSettings, db_dir: Path) -> Any:
     chroma_settings = ChromaSettings(anonymized_telemetry=False)
     try:
@@ -65,13 +71,23 @@ def make_client(settings: KbSettings, db_dir: Path) -> Any:
             )
         return chromadb.PersistentClient(path=str(db_dir / "chroma"), settings=chroma_settings)
     except Exception as exc:
-        where = f"{settings.server_host}:{settings.server_port}" if settings.mode == "server" else str(db_dir)
-        raise VectorStoreUnavailable(f"cannot open the vector store at {where}: {exc}") from exc
+        raise VectorStoreUnavailable(f"cannot open the vector store at {describe(settings, db_dir)}: {exc}") from exc
+
+
+def _guard(what: str, where: str, call: Any) -> Any:
+    """Run a vector-store call; its failures become one message the user can act on."""
+    try:
+        return call()
+    except VectorStoreUnavailable:
+        raise
+    except Exception as exc:
+        raise VectorStoreUnavailable(f"the vector store at {where} failed to {what}: {exc}") from exc
 
 
 class VectorStore:
-    def __init__(self, client: Any, database: str, embedder_spec: str, host: str = "") -> None:
+    def __init__(self, client: Any, database: str, embedder_spec: str, host: str = "", where: str = "") -> None:
         self.client = client
+        self.where = where or "the local database"
         try:
             self.collection = client.get_or_create_collection(
                 _collection_name(database),
@@ -79,24 +95,26 @@ class VectorStore:
                 configuration={"hnsw": {"space": "cosine"}},
             )
         except Exception as exc:
-            raise VectorStoreUnavailable(f"cannot open the vector collection of '{database}': {exc}") from exc
+            raise VectorStoreUnavailable(f"cannot open the vector store at {self.where} for '{database}': {exc}") from exc
 
     def upsert(self, ids: list[str], vectors: np.ndarray, texts: list[str], metadatas: list[dict[str, Any]]) -> None:
         if ids:
-            self.collection.upsert(ids=ids, embeddings=vectors, documents=texts, metadatas=metadatas)
+            _guard("store vectors", self.where,
+                   lambda: self.collection.upsert(ids=ids, embeddings=vectors, documents=texts, metadatas=metadatas))
 
     def delete(self, ids: list[str]) -> None:
         for i in range(0, len(ids), 1000):
-            self.collection.delete(ids=ids[i : i + 1000])
+            _guard("delete vectors", self.where, lambda: self.collection.delete(ids=ids[i : i + 1000]))
 
     def count(self) -> int:
-        return int(self.collection.count())
+        return int(_guard("count vectors", self.where, self.collection.count))
 
     def all_ids(self) -> set[str]:
         ids: set[str] = set()
         offset = 0
         while True:
-            got = self.collection.get(include=[], limit=5000, offset=offset)["ids"]
+            got = _guard("list vectors", self.where,
+                         lambda: self.collection.get(include=[], limit=5000, offset=offset)["ids"])
             ids.update(got)
             if len(got) < 5000:
                 return ids
@@ -106,13 +124,13 @@ class VectorStore:
         """(chunk id, cosine similarity), best first."""
         if k <= 0 or self.count() == 0:
             return []
-        result = self.collection.query(
+        result = _guard("search", self.where, lambda: self.collection.query(
             query_embeddings=[np.asarray(vector, dtype=np.float32)],
             n_results=k,
             where=where or None,
             include=["distances"],
-        )
+        ))
         return [(cid, 1.0 - float(dist)) for cid, dist in zip(result["ids"][0], result["distances"][0])]
 
     def drop(self) -> None:
-        self.client.delete_collection(self.collection.name)
+        _guard("delete the collection", self.where, lambda: self.client.delete_collection(self.collection.name))
