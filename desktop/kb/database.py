@@ -110,8 +110,6 @@ class KnowledgeBase:
         return Searcher(self.catalog, self._dense, self._embed_query, self.settings.kb.fetch_k, self.settings.kb.rrf_k)
 
     def _dense(self, vector: np.ndarray, k: int, where: dict | None) -> list[tuple[str, float]]:
-        if self.catalog.count_embedded() == 0:
-            return []  # nothing embedded yet: do not load a model for an empty index
         return self.vectors.query(vector, k, where)
 
     def _embed_query(self, query: str) -> np.ndarray:

@@ -108,6 +108,7 @@ class OllamaEmbedder:
         self._dim: int | None = None
 
     def _embed(self, inputs: list[str]) -> np.ndarray:
+        import httpx
         import ollama
 
         try:
@@ -122,6 +123,8 @@ class OllamaEmbedder:
                     f"the embedding model '{self.model}' is not available on {self.host}; pull it: ollama pull {self.model}"
                 ) from exc
             raise EmbedderUnavailable(f"Ollama at {self.host} failed to embed: {exc.error}") from exc
+        except httpx.TransportError as exc:  # a dropped connection or a timeout while Ollama works
+            raise EmbedderUnavailable(f"the connection to Ollama at {self.host} broke while embedding: {exc}") from exc
         vectors = np.asarray(response.embeddings, dtype=np.float32)
         if vectors.ndim != 2 or vectors.shape[0] != len(inputs):
             raise EmbedderUnavailable(f"Ollama returned {vectors.shape[0]} embeddings for {len(inputs)} texts")

@@ -299,7 +299,7 @@ class Ingestor:
     def _finish_vectors(self, report: IngestReport) -> None:
         try:
             self._flush_vector_deletes()
-            report.embedded = self._embed_pending()
+            self._embed_pending(report)
         except KbError as exc:
             report.embed_error = str(exc)
         except Exception as exc:  # the vector store's own errors: the text index stays usable
@@ -311,14 +311,14 @@ class Ingestor:
             self._vectors().delete(ids)
             self.catalog.clear_vector_deletes(ids)
 
-    def _embed_pending(self) -> int:
+    def _embed_pending(self, report: IngestReport) -> None:
+        """Embed every chunk without a vector; the report counts each batch as soon as it is stored."""
         total = self.catalog.count_to_embed()
         self.meter.update(stage="embed", to_embed=total, embedded=0, force=True)
         if total == 0:
-            return 0
+            return
         embedder, vectors = self._embedder(), self._vectors()
         names = {r["doc_id"]: (r["short_name"], r["title"]) for r in self.catalog.query("SELECT doc_id, short_name, title FROM documents")}
-        done = 0
         while not self.cancel.cancelled:
             batch = self.catalog.to_embed(self.settings.embed_batch)
             if not batch:
@@ -328,6 +328,5 @@ class Ingestor:
             ids = [c.chunk_id for c in batch]
             vectors.upsert(ids, embedder.embed_passages(texts), [c.text for c in batch], [vector_metadata(c) for c in batch])
             self.catalog.mark_embedded(ids)
-            done += len(batch)
+            report.embedded += len(batch)
             self.meter.embedded(len(batch), time.monotonic() - started)
-        return done

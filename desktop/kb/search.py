@@ -94,7 +94,7 @@ class Searcher:
         rrf_k: int,
     ) -> None:
         self.catalog = catalog
-        self.dense = dense
+        self.dense = dense  # the vector store's query; never called while no chunk has a vector
         self.embed_query = embed_query
         self.fetch_k = fetch_k
         self.rrf_k = rrf_k
@@ -107,6 +107,8 @@ class Searcher:
         return self.catalog.lexical(match, limit, where, params)
 
     def dense_ranking(self, query: str, scope: Scope, limit: int) -> list[tuple[str, float]]:
+        if self.catalog.count_embedded() == 0:
+            return []  # nothing to compare with: do not load a model or call a server for nothing
         return self.dense(self.embed_query(query), limit, scope.chroma_where())
 
     def search(self, query: str, k: int, mode: SearchMode, scope: Scope, documents: list[DocumentInfo]) -> list[SearchHit]:

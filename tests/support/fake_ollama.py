@@ -7,18 +7,19 @@ Ollama's wire format (``/api/...``) and the OpenAI-compatible routes Ollama and 
         client = ollama.Client(host=fake.url)
 
 Answers to chat/generate come from a FIFO (``script``), then ``responder(request)``, then a default.
-Error bodies and status codes follow Ollama's server (server/routes.go)."""
+Status codes and error texts follow Ollama's server/routes.go."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
+import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from socketserver import TCPServer
 from typing import Any
@@ -29,11 +30,7 @@ import pytest
 from support import fake_ollama_replies as replies
 from support.fake_ollama_replies import FakeModel, RecordedRequest, Reply, ReplyLike, Responder, canonical
 
-__all__ = ["FakeOllama", "FakeModel", "RecordedRequest", "Reply", "replies", "down_url", "fake_ollama"]
-
-NDJSON = "application/x-ndjson"
-JSON = "application/json; charset=utf-8"
-SSE = "text/event-stream"
+Body = dict[str, Any]
 
 
 @dataclass
@@ -42,42 +39,47 @@ class _Out:
 
     status: int = 200
     body: bytes = b""
-    content_type: str = JSON
+    content_type: str = "application/json; charset=utf-8"
     chunks: list[bytes] | None = None  # sent with chunked transfer encoding when set
     delay: float = 0.0
     chunk_delay: float = 0.0
     drop: bool = False  # close the socket half-way through
-    close: bool = False  # "Connection: close": the server goes down after this answer
+    close: bool = False  # the server goes down with this answer ("Connection: close")
 
 
 def _json(obj: Any, status: int = 200) -> _Out:
     return _Out(status, json.dumps(obj, ensure_ascii=False).encode())
 
 
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat().replace("+00:00", "Z")
+def _stream(events: list[Body], sse: bool, reply: Reply | None = None) -> _Out:
+    """NDJSON lines (Ollama) or server-sent events ending in [DONE] (OpenAI), one chunk each."""
+    reply = reply or Reply()
+    dumped = [json.dumps(e, ensure_ascii=False).encode() for e in events]
+    chunks = [*(b"data: %s\n\n" % d for d in dumped), b"data: [DONE]\n\n"] if sse else [d + b"\n" for d in dumped]
+    return _Out(200, content_type="text/event-stream" if sse else "application/x-ndjson", chunks=chunks,
+                delay=reply.delay, chunk_delay=reply.chunk_delay, drop=reply.fault == "drop")
 
 
-def _openai_error(status: int, message: str) -> _Out:
+def _error(status: int, message: str, openai: bool = False, delay: float = 0.0) -> _Out:
+    """An error in Ollama's shape, or in OpenAI's on the /v1 routes."""
+    if not openai:
+        return replace(_json({"error": message}, status), delay=delay)
     kind = {400: "invalid_request_error", 404: "not_found_error"}.get(status, "api_error")
-    return _json({"error": {"message": message, "type": kind, "param": None, "code": None}}, status)
+    return replace(_json({"error": {"message": message, "type": kind, "param": None, "code": None}}, status),
+                   delay=delay)
 
 
-def _failure(reply: Reply, name: str, openai: bool) -> _Out | None:
-    """The error answer of an http_500 or not_found fault."""
-    if reply.fault not in ("http_500", "not_found"):
-        return None
-    status = 500 if reply.fault == "http_500" else 404
-    error = reply.error if status == 500 else f'model "{name}" not found, try pulling it first'
-    return replace(_openai_error(status, error) if openai else _json({"error": error}, status), delay=reply.delay)
+def _missing(name: str) -> str:
+    return f'model "{name}" not found, try pulling it first'
 
 
 class FakeOllama:
     def __init__(self, models: Iterable[FakeModel] | None = None, *, pullable: Iterable[FakeModel] = (),
                  responder: Responder | None = None, version: str = "0.12.6",
                  reasoning_field: str = "reasoning", pull_delay: float = 0.0) -> None:
-        """``pullable``: models /api/pull can fetch; ``reasoning_field``: where /v1 puts thinking
-        ("reasoning" like Ollama, "reasoning_content" like llama.cpp)."""
+        """``models``: installed (default: ``replies.default_models()``); ``pullable``: what /api/pull can
+        fetch; ``reasoning_field``: where /v1 puts thinking ("reasoning" like Ollama, "reasoning_content"
+        like llama.cpp); ``pull_delay``: seconds between pull progress lines."""
         self.models = {m.tag: m for m in (replies.default_models() if models is None else models)}
         self.pullable = {m.tag: m for m in pullable}
         self.responder = responder
@@ -85,17 +87,25 @@ class FakeOllama:
         self.reasoning_field = reasoning_field
         self.pull_delay = pull_delay
         self.errors: list[str] = []  # bugs of the fake itself, so a test can assert there were none
+        self.port = 0
         self._requests: list[RecordedRequest] = []
         self._replies: deque[Reply] = deque()
         self._embed_faults: deque[Reply] = deque()
-        self._loaded: dict[str, int] = {}  # model tag -> num_ctx it was last used with
+        self._loaded: dict[str, int] = {}  # model tag -> the num_ctx it was last used with
         self._down_after: dict[str, int] = {}
-        self._route_table = self._routes()
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._server: _Server | None = None
-        self._thread: threading.Thread | None = None
-        self.port = 0
+        self._routes: dict[tuple[str, str], Callable[[RecordedRequest, Body], _Out]] = {
+            ("GET", "/"): lambda r, b: _Out(200, b"Ollama is running", "text/plain; charset=utf-8"),
+            ("HEAD", "/"): lambda r, b: _Out(200, b"", "text/plain; charset=utf-8"),
+            ("GET", "/api/version"): lambda r, b: _json({"version": self.version}),
+            ("GET", "/api/tags"): self._tags, ("GET", "/api/ps"): self._ps, ("POST", "/api/show"): self._show,
+            ("POST", "/api/pull"): self._pull, ("POST", "/api/embed"): self._embed,
+            ("POST", "/api/chat"): self._chat, ("POST", "/api/generate"): self._chat,
+            ("GET", "/v1/models"): self._v1_models, ("POST", "/v1/chat/completions"): self._chat,
+            ("POST", "/v1/embeddings"): self._embed,
+        }
 
     # --- lifecycle -------------------------------------------------------------------------------
 
@@ -108,35 +118,32 @@ class FakeOllama:
         return self._server is not None
 
     def start(self) -> FakeOllama:
-        """Listen (again, on the same port after a stop, so a configured host stays valid)."""
+        """Listen, again on the same port after a stop, so a configured host stays valid."""
         if self._server is not None:
             raise RuntimeError("the fake Ollama server is already running")
         self._stopping.clear()
         self._server = _Server(("127.0.0.1", self.port), self)
         self.port = self._server.server_address[1]
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02},
-                                        name=f"fake-ollama-{self.port}", daemon=True)
-        self._thread.start()
+        threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02},
+                         name=f"fake-ollama-{self.port}", daemon=True).start()
         return self
 
     def stop(self, _keep: socket.socket | None = None) -> None:
         """Stop listening and cut every open connection: clients then get "connection refused"."""
         with self._lock:
             server, self._server = self._server, None
-        if server is None:
-            return
-        self._stopping.set()  # wakes slow answers
-        server.shutdown()
-        server.server_close()
-        server.cut_connections(keep=_keep)
+        if server is not None:
+            self._stopping.set()  # wakes slow answers
+            server.shutdown()
+            server.server_close()
+            server.cut_connections(keep=_keep)
 
     def go_down_after(self, count: int, path: str = "/api/embed") -> None:
         """Answer ``count`` more requests to ``path``, then stop as if the process died."""
+        with self._lock:
+            self._down_after[path] = count
         if count <= 0:
             self.stop()
-        else:
-            with self._lock:
-                self._down_after[path] = count
 
     def __enter__(self) -> FakeOllama:
         return self.start()
@@ -147,7 +154,8 @@ class FakeOllama:
     # --- scripting and inspection ----------------------------------------------------------------
 
     def script(self, *answers: ReplyLike) -> None:
-        """Queue answers for the next chat/generate requests (both APIs), in order."""
+        """Queue answers (text, a dict sent as JSON, a Reply or fault) for the next chat/generate
+        requests of either API, in order."""
         with self._lock:
             self._replies.extend(replies.coerce(a) for a in answers)
 
@@ -182,171 +190,130 @@ class FakeOllama:
         try:
             body = json.loads(raw) if raw else None
         except ValueError:
-            return _json({"error": "invalid character in request body"}, 400)
+            return _error(400, "invalid character in request body")
         req = RecordedRequest(method, path, body, time.monotonic(), headers)
         with self._lock:
             self._requests.append(req)
-        route = self._route_table.get((method, path))
+        route = self._routes.get((method, path))
         if route is None:
             return _Out(404, b"404 page not found", "text/plain")
         try:
             out = route(req, body if isinstance(body, dict) else {})
-        except Exception as exc:  # a bug in the fake must fail loudly, not look like a server fault
+        except Exception as exc:  # a bug in the fake must fail loudly, not pass for a server fault
             self.errors.append(f"{method} {path}: {exc!r}")
-            return _json({"error": f"fake Ollama bug: {exc!r}"}, 500)
+            return _error(500, f"fake Ollama bug: {exc!r}")
         with self._lock:
-            left = self._down_after.get(path)
-            if left is not None:
-                self._down_after[path] = left - 1
-                out.close = left == 1
+            if path in self._down_after:
+                self._down_after[path] -= 1
+                out.close = self._down_after[path] == 0
+                if out.close:
+                    del self._down_after[path]
         return out
-
-    def _routes(self) -> dict[tuple[str, str], Callable[[RecordedRequest, dict[str, Any]], _Out]]:
-        return {
-            ("GET", "/"): lambda r, b: _Out(200, b"Ollama is running", "text/plain; charset=utf-8"),
-            ("HEAD", "/"): lambda r, b: _Out(200, b"", "text/plain; charset=utf-8"),
-            ("GET", "/api/version"): lambda r, b: _json({"version": self.version}),
-            ("GET", "/api/tags"): self._tags, ("GET", "/api/ps"): self._ps, ("POST", "/api/show"): self._show,
-            ("POST", "/api/pull"): self._pull, ("POST", "/api/embed"): self._embed,
-            ("POST", "/api/chat"): self._chat, ("POST", "/api/generate"): self._chat,
-            ("GET", "/v1/models"): self._v1_models, ("POST", "/v1/chat/completions"): self._v1_chat,
-            ("POST", "/v1/embeddings"): self._embed,
-        }
 
     def _model(self, name: str) -> FakeModel | None:
         with self._lock:
             return self.models.get(canonical(name)) if name else None
 
-    def _mark_loaded(self, model: FakeModel, body: dict[str, Any]) -> None:
+    def _mark_loaded(self, model: FakeModel, body: Body) -> None:
         with self._lock:
             self._loaded[model.tag] = int((body.get("options") or {}).get("num_ctx") or 4096)
 
-    # --- model management ------------------------------------------------------------------------
+    # --- models ----------------------------------------------------------------------------------
 
-    def _tags(self, req: RecordedRequest, body: dict[str, Any]) -> _Out:
+    def _tags(self, req: RecordedRequest, body: Body) -> _Out:
         with self._lock:
             return _json({"models": [m.list_entry() for m in self.models.values()]})
 
-    def _ps(self, req: RecordedRequest, body: dict[str, Any]) -> _Out:
-        expires = (datetime.now(timezone.utc) + timedelta(minutes=5)).isoformat().replace("+00:00", "Z")
+    def _v1_models(self, req: RecordedRequest, body: Body) -> _Out:
+        with self._lock:
+            return _json({"object": "list", "data": [{"id": t, "object": "model", "created": 1748772000,
+                                                      "owned_by": "library"} for t in self.models]})
+
+    def _ps(self, req: RecordedRequest, body: Body) -> _Out:
+        expires = replies.iso_now(minutes=5)  # Ollama's default keep_alive
         with self._lock:
             loaded = [(self.models[t], ctx) for t, ctx in self._loaded.items() if t in self.models]
         return _json({"models": [m.ps_entry(ctx, expires) for m, ctx in loaded]})
 
-    def _show(self, req: RecordedRequest, body: dict[str, Any]) -> _Out:
+    def _show(self, req: RecordedRequest, body: Body) -> _Out:
         name = body.get("model") or body.get("name") or ""
         if not name:
-            return _json({"error": "model is required"}, 400)
+            return _error(400, "model is required")
         m = self._model(name)
-        # Ollama's show handler words it differently from chat and embed
-        return _json(m.show()) if m else _json({"error": f"model '{name}' not found"}, 404)
+        return _json(m.show()) if m else _error(404, f"model '{name}' not found")  # show's own wording
 
-    def _pull(self, req: RecordedRequest, body: dict[str, Any]) -> _Out:
-        name = body.get("model") or body.get("name") or ""
-        stream = body.get("stream", True) is not False
+    def _pull(self, req: RecordedRequest, body: Body) -> _Out:
+        name, stream = body.get("model") or body.get("name") or "", body.get("stream", True) is not False
         if not name:
-            return _json({"error": "invalid model name"}, 400)
+            return _error(400, "invalid model name")
         with self._lock:
             m = self.models.get(canonical(name)) or self.pullable.get(canonical(name))
-        if m is None:
+        if m is None:  # streamed, the error is a line after "pulling manifest"; otherwise an HTTP 500
             error = "pull model manifest: file does not exist"
-            # streamed, the error arrives as a line after "pulling manifest"; otherwise as HTTP 500
-            return self._ndjson([{"status": "pulling manifest"}, {"error": error}]) if stream else _json({"error": error}, 500)
+            return _stream([{"status": "pulling manifest"}, {"error": error}], False) if stream else _error(500, error)
         self.add_model(m)
-        return self._ndjson(m.pull_events(), self.pull_delay) if stream else _json({"status": "success"})
+        if not stream:
+            return _json({"status": "success"})
+        return _stream(m.pull_events(), False, Reply(chunk_delay=self.pull_delay))
 
     # --- embeddings ------------------------------------------------------------------------------
 
-    def _embed(self, req: RecordedRequest, body: dict[str, Any]) -> _Out:
+    def _embed(self, req: RecordedRequest, body: Body) -> _Out:
         openai = req.path.startswith("/v1/")
-        fail = _openai_error if openai else (lambda status, msg: _json({"error": msg}, status))
-        name, raw = body.get("model") or "", body.get("input")
-        if isinstance(raw, list) and all(isinstance(t, str) for t in raw):
-            inputs = raw
-        elif isinstance(raw, str) or raw is None:
-            inputs = [raw] if raw else []
-        else:
-            return fail(400, "invalid input type")
+        name, inputs = body.get("model") or "", replies.embed_inputs(body.get("input"))
+        if inputs is None:
+            return _error(400, "invalid input type", openai)
         m = self._model(name)
         if m is None:
-            return fail(404, f'model "{name}" not found, try pulling it first')
+            return _error(404, _missing(name), openai)
         with self._lock:
             fault = self._embed_faults.popleft() if self._embed_faults else Reply()
-        if failed := _failure(fault, name, openai):
-            return failed
+        if fault.fault in ("http_500", "not_found"):
+            return _error(500, fault.error, openai, fault.delay) if fault.fault == "http_500" else \
+                _error(404, _missing(name), openai, fault.delay)
         if body.get("truncate") is False and any(replies.count_tokens(t) > m.context_length for t in inputs):
-            return fail(400, "the input length exceeds the context length")
+            return _error(400, "the input length exceeds the context length", openai)
         self._mark_loaded(m, body)
         out = _json(replies.embed_answer(m, name, inputs, body.get("dimensions") or 0, openai))
         return replace(out, delay=fault.delay, drop=fault.fault == "drop")
 
     # --- chat and generate -----------------------------------------------------------------------
 
-    def _complete(self, req: RecordedRequest, prompt: str, think: bool, limit: int | None) -> replies.Completion:
-        """The next answer: scripted FIFO first, then the responder, then the default."""
+    def _next_reply(self, req: RecordedRequest) -> Reply:
+        """The scripted FIFO first, then the responder, then the default answer."""
         with self._lock:
-            reply = self._replies.popleft() if self._replies else None
-        if reply is None:
-            answer = self.responder(req) if self.responder else None
-            reply = Reply() if answer is None else replies.coerce(answer)
-        return replies.complete(reply, prompt, think, limit)
+            if self._replies:
+                return self._replies.popleft()
+        answer = self.responder(req) if self.responder else None
+        return Reply() if answer is None else replies.coerce(answer)
 
-    def _chat(self, req: RecordedRequest, body: dict[str, Any]) -> _Out:
-        generate, name = req.path == "/api/generate", body.get("model") or ""
-        m = self._model(name)
-        refused = replies.refusal(m, name, body, "generate" if generate else "chat")
-        if refused:
-            return _json({"error": refused[1]}, refused[0])
-        assert m is not None
-        messages = body.get("messages") or []
-        prompt = f"{body.get('system') or ''} {body.get('prompt') or ''}" if generate else \
-            " ".join(replies.text_of(msg.get("content")) for msg in messages)
-        self._mark_loaded(m, body)
-        if not (body.get("prompt") if generate else messages):  # an empty request only loads the model
-            empty = {"response": ""} if generate else {"message": {"role": "assistant", "content": ""}}
-            return _json({"model": name, "created_at": _now(), **empty, "done": True, "done_reason": "load"})
-        # a thinking model thinks unless told not to, as Ollama does since 0.9
-        think = "thinking" in m.capabilities and body.get("think") is not False
-        c = self._complete(req, prompt, think, (body.get("options") or {}).get("num_predict"))
-        if failed := _failure(c.reply, name, openai=False):
-            return failed
-        stream = body.get("stream", True) is not False  # Ollama streams unless told not to
-        events = replies.ollama_events(c, name, generate, stream, _now)
-        out = self._ndjson(events, c.reply.chunk_delay) if stream else _json(events[0])
-        return replace(out, delay=c.reply.delay, drop=c.reply.fault == "drop")
-
-    def _v1_models(self, req: RecordedRequest, body: dict[str, Any]) -> _Out:
-        with self._lock:
-            tags = list(self.models)
-        return _json({"object": "list", "data": [{"id": t, "object": "model", "created": 1748772000,
-                                                  "owned_by": "library"} for t in tags]})
-
-    def _v1_chat(self, req: RecordedRequest, body: dict[str, Any]) -> _Out:
+    def _chat(self, req: RecordedRequest, body: Body) -> _Out:
+        """/api/chat, /api/generate and /v1/chat/completions: one model, three wire formats."""
+        openai, generate = req.path.startswith("/v1/"), req.path == "/api/generate"
         name = body.get("model") or ""
         m = self._model(name)
-        refused = replies.refusal(m, name, body, "chat")
-        if refused:
-            return _openai_error(*refused)
-        assert m is not None
+        if refused := replies.refusal(m, name, body, "generate" if generate else "chat"):
+            return _error(*refused, openai)
+        assert m is not None  # refusal() answers for a missing model
         self._mark_loaded(m, body)
-        prompt = " ".join(replies.text_of(msg.get("content")) for msg in body.get("messages") or [])
-        think = "thinking" in m.capabilities and body.get("reasoning_effort") != "none"
-        c = self._complete(req, prompt, think, body.get("max_completion_tokens") or body.get("max_tokens"))
-        if failed := _failure(c.reply, name, openai=True):
-            return failed
-        stream = bool(body.get("stream"))
-        events = replies.openai_events(c, name, stream, bool((body.get("stream_options") or {}).get("include_usage")),
-                                       self.reasoning_field, f"chatcmpl-{req.time:.0f}")
-        if not stream:
-            return replace(_json(events[0]), delay=c.reply.delay, drop=c.reply.fault == "drop")
-        chunks = [b"data: " + json.dumps(e, ensure_ascii=False).encode() + b"\n\n" for e in events]
-        return _Out(200, content_type=SSE, chunks=chunks + [b"data: [DONE]\n\n"], delay=c.reply.delay,
-                    chunk_delay=c.reply.chunk_delay, drop=c.reply.fault == "drop")
-
-    @staticmethod
-    def _ndjson(events: list[dict[str, Any]], chunk_delay: float = 0.0) -> _Out:
-        chunks = [json.dumps(e, ensure_ascii=False).encode() + b"\n" for e in events]
-        return _Out(200, content_type=NDJSON, chunks=chunks, chunk_delay=chunk_delay)
+        prompt, think, limit = replies.read_request(body, m, openai, generate)
+        if not openai and not (body.get("prompt") if generate else body.get("messages")):  # only loads the model
+            empty = {"response": ""} if generate else {"message": {"role": "assistant", "content": ""}}
+            return _json({"model": name, "created_at": replies.iso_now(), **empty, "done": True, "done_reason": "load"})
+        c = replies.complete(self._next_reply(req), prompt, think, limit)
+        if c.reply.fault == "http_500":
+            return _error(500, c.reply.error, openai, c.reply.delay)
+        if c.reply.fault == "not_found":
+            return _error(404, _missing(name), openai, c.reply.delay)
+        stream = bool(body.get("stream")) if openai else body.get("stream") is not False  # Ollama's default: on
+        if openai:
+            usage = bool((body.get("stream_options") or {}).get("include_usage"))
+            events = replies.openai_events(c, name, stream, usage, self.reasoning_field, f"chatcmpl-{req.time:.0f}")
+        else:
+            events = replies.ollama_events(c, name, generate, stream)
+        if stream:
+            return _stream(events, openai, c.reply)
+        return replace(_json(events[0]), delay=c.reply.delay, drop=c.reply.fault == "drop")
 
 
 class _Server(ThreadingHTTPServer):
@@ -355,7 +322,7 @@ class _Server(ThreadingHTTPServer):
 
     def __init__(self, address: tuple[str, int], fake: FakeOllama) -> None:
         self.fake = fake
-        self.connections: set[socket.socket] = set()
+        self.connections: set[socket.socket] = set()  # open ones, so stop() can cut kept-alive connections
         self.connections_lock = threading.Lock()
         super().__init__(address, _Handler)
 
@@ -377,14 +344,10 @@ class _Server(ThreadingHTTPServer):
         with self.connections_lock:
             open_now = [c for c in self.connections if c is not keep]
         for conn in open_now:
-            try:
+            with contextlib.suppress(OSError):
                 conn.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
 
     def handle_error(self, request: Any, client_address: Any) -> None:
-        import sys
-
         if not isinstance(sys.exc_info()[1], OSError):  # a client that went away is normal here
             super().handle_error(request, client_address)
 
@@ -393,22 +356,13 @@ class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive and chunked streams, like Ollama's Go server
     server: _Server
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet test output
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - keep test output quiet
         pass
 
-    def do_GET(self) -> None:
-        self._serve("GET")
-
-    def do_POST(self) -> None:
-        self._serve("POST")
-
-    def do_HEAD(self) -> None:
-        self._serve("HEAD")
-
-    def _serve(self, method: str) -> None:
-        fake = self.server.fake
+    def _serve(self) -> None:
+        fake, method = self.server.fake, self.command
         raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-        out = fake._handle(method, urlsplit(self.path).path, dict(self.headers.items()), raw)
+        out = fake._handle(method, urlsplit(self.path).path, {k.lower(): v for k, v in self.headers.items()}, raw)
         if out.close:  # die before answering, so the client's next request finds the port closed
             fake.stop(_keep=self.connection)
         elif out.delay:
@@ -436,6 +390,8 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
         self.wfile.write(b"0\r\n\r\n")
 
+    do_GET = do_POST = do_HEAD = _serve
+
     def _cut(self) -> None:
         self.close_connection = True
         self.connection.shutdown(socket.SHUT_RDWR)
@@ -445,7 +401,7 @@ _DOWN: socket.socket | None = None
 
 
 def down_url() -> str:
-    """A URL on 127.0.0.1 where nothing listens: the port stays bound (no one else can take it) but
+    """A URL on 127.0.0.1 where nothing listens: the port stays bound, so no one else takes it, but
     never accepts, so every connection is refused."""
     global _DOWN
     if _DOWN is None:
@@ -454,8 +410,19 @@ def down_url() -> str:
     return f"http://127.0.0.1:{_DOWN.getsockname()[1]}"
 
 
-@pytest.fixture
-def fake_ollama() -> Iterator[FakeOllama]:
-    """A running fake with the default models; import it into a test module to use it."""
-    with FakeOllama() as fake:
-        yield fake
+def fake_ollama_fixture(*models: FakeModel, **options: Any) -> Any:
+    """A pytest fixture serving a fresh ``FakeOllama(models or the defaults, **options)`` per test.
+    Assign it in a test module; the name it gets there is the fixture's name:
+
+        fake_ollama = fake_ollama_fixture()
+        fake = fake_ollama_fixture(embedding_model("bge-m3", 384), pullable=[...])"""
+
+    @pytest.fixture
+    def serve() -> Iterator[FakeOllama]:
+        with FakeOllama(list(models) if models else None, **options) as fake:
+            yield fake
+
+    return serve
+
+
+fake_ollama = fake_ollama_fixture()  # the default models: ``from support.fake_ollama import fake_ollama``

@@ -11,6 +11,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 FaultKind = Literal[
@@ -83,7 +84,7 @@ class FakeModel:
             digest = hashlib.sha256(f"{self.tag}/{i}".encode()).hexdigest()
             events += [{"status": f"pulling {digest[:12]}", "digest": f"sha256:{digest}", "total": total,
                         "completed": done} for done in (0, total // 3, 2 * total // 3, total)]
-        return events + [{"status": "verifying sha256 digest"}, {"status": "writing manifest"}, {"status": "success"}]
+        return [*events, {"status": "verifying sha256 digest"}, {"status": "writing manifest"}, {"status": "success"}]
 
 
 def chat_model(name: str, family: str = "llama", context_length: int = 8192, thinking: bool = False) -> FakeModel:
@@ -188,6 +189,11 @@ def not_found() -> Reply:
     return Reply("", fault="not_found")
 
 
+def iso_now(minutes: float = 0) -> str:
+    """A timestamp as Ollama writes it (RFC 3339, UTC, "Z")."""
+    return (datetime.now(UTC) + timedelta(minutes=minutes)).isoformat().replace("+00:00", "Z")
+
+
 # --- tokens and embeddings ----------------------------------------------------------------------
 
 
@@ -202,7 +208,7 @@ def pieces(content: str) -> list[str]:
 
 
 def cut_tokens(content: str, limit: int) -> str:
-    """The first ``limit`` tokens of ``content``, whitespace kept."""
+    """The first ``limit`` tokens of ``content``, inner whitespace kept."""
     out, seen = [], 0
     for piece in pieces(content):
         if piece.strip():
@@ -210,7 +216,7 @@ def cut_tokens(content: str, limit: int) -> str:
                 break
             seen += 1
         out.append(piece)
-    return "".join(out)
+    return "".join(out).rstrip()
 
 
 def text_of(content: Any) -> str:
@@ -218,6 +224,29 @@ def text_of(content: Any) -> str:
     if isinstance(content, list):
         return " ".join(p.get("text", "") for p in content if isinstance(p, dict))
     return content if isinstance(content, str) else ""
+
+
+def read_request(body: dict[str, Any], model: FakeModel, openai: bool, generate: bool) -> tuple[str, bool, int | None]:
+    """(prompt text, whether the model thinks, token limit) of a chat/generate request."""
+    if generate:
+        prompt = f"{body.get('system') or ''} {body.get('prompt') or ''}"
+    else:
+        prompt = " ".join(text_of(msg.get("content")) for msg in body.get("messages") or [])
+    thinks = "thinking" in model.capabilities
+    if openai:
+        return prompt, thinks and body.get("reasoning_effort") != "none", \
+            body.get("max_completion_tokens") or body.get("max_tokens")
+    # a thinking model thinks unless told not to, as Ollama does
+    return prompt, thinks and body.get("think") is not False, (body.get("options") or {}).get("num_predict")
+
+
+def embed_inputs(raw: Any) -> list[str] | None:
+    """The texts of an embedding request (a string or a list of them); None when malformed."""
+    if isinstance(raw, list) and all(isinstance(t, str) for t in raw):
+        return raw
+    if isinstance(raw, str) or raw is None:
+        return [raw] if raw else []
+    return None
 
 
 _PREFIX = re.compile(r"^\s*(query|passage):\s*", re.IGNORECASE)
@@ -280,7 +309,8 @@ def refusal(model: FakeModel | None, name: str, body: dict[str, Any], api: str) 
     if not name:
         return 400, "model is required"
     if model is None:  # Ollama's generate handler words it differently from chat's
-        return 404, f"model '{name}' not found" if api == "generate" else f'model "{name}" not found, try pulling it first'
+        return 404, (f"model '{name}' not found" if api == "generate"
+                     else f'model "{name}" not found, try pulling it first')
     if think not in (None, False, "none") and "thinking" not in model.capabilities:
         return 400, f'"{name}" does not support thinking'
     if "completion" not in model.capabilities:
@@ -304,7 +334,7 @@ def complete(reply: Reply, prompt: str, think: bool, limit: int | None) -> Compl
                       count_tokens(content) + count_tokens(thinking), time.monotonic_ns())
 
 
-def ollama_events(c: Completion, model: str, generate: bool, stream: bool, now: Callable[[], str]) -> list[dict]:
+def ollama_events(c: Completion, model: str, generate: bool, stream: bool) -> list[dict]:
     """/api/chat or /api/generate: the stream's objects, or the single object of stream=false."""
 
     def part(content: str, thinking: str) -> dict[str, Any]:
@@ -313,15 +343,15 @@ def ollama_events(c: Completion, model: str, generate: bool, stream: bool, now: 
             return {"response": content, **extra}
         return {"message": {"role": "assistant", "content": content, **extra}}
 
-    final: dict[str, Any] = {"model": model, "created_at": now(), **part("", ""), "done": True,
+    final: dict[str, Any] = {"model": model, "created_at": iso_now(), **part("", ""), "done": True,
                              "done_reason": c.done_reason, **c.stats()}
     if generate:
         final["context"] = list(range(1, c.prompt_tokens + c.eval_tokens + 1))
     if not stream:
         return [{**final, **part(c.content, c.thinking)}]
-    events = [{"model": model, "created_at": now(), **part("", t), "done": False} for t in pieces(c.thinking)]
-    events += [{"model": model, "created_at": now(), **part(t, ""), "done": False} for t in pieces(c.content)]
-    return events + [final]
+    events = [{"model": model, "created_at": iso_now(), **part("", t), "done": False} for t in pieces(c.thinking)]
+    events += [{"model": model, "created_at": iso_now(), **part(t, ""), "done": False} for t in pieces(c.content)]
+    return [*events, final]
 
 
 def openai_events(c: Completion, model: str, stream: bool, include_usage: bool, reasoning_field: str,
