@@ -176,9 +176,17 @@ class Catalog:
             ingested_at=datetime.fromisoformat(r["ingested_at"]), pending_embeddings=r["pending"],
         )
 
+    _DOC_ROW = "SELECT doc_id, path, file_name, size_bytes, mtime, scanned_pages FROM documents"
+
     def doc_rows(self) -> list[sqlite3.Row]:
         """Light rows for change detection: id, path, size, mtime."""
-        return self.query("SELECT doc_id, path, file_name, size_bytes, mtime, scanned_pages FROM documents")
+        return self.query(self._DOC_ROW)
+
+    def doc_row(self, *, path: str | None = None, doc_id: str | None = None) -> sqlite3.Row | None:
+        """The light row of the document at ``path`` or with ``doc_id`` (both indexed)."""
+        where, value = ("path", path) if path is not None else ("doc_id", doc_id)
+        rows = self.query(f"{self._DOC_ROW} WHERE {where} = ? LIMIT 1", (value,))
+        return rows[0] if rows else None
 
     # --- chunks and pages -----------------------------------------------------------------------
 

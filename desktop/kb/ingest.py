@@ -27,7 +27,7 @@ from desktop.kb.lexical import index_terms
 from desktop.kb.models import Chunk, FileOutcome, IngestReport
 from desktop.kb.pdf import open_pdf, tesseract_available
 from desktop.kb.progress import Cancelled, CancelToken, IngestMeter, ProgressCallback
-from desktop.kb.scan import Candidate, covered_by, expand, sha256_file
+from desktop.kb.scan import covered_by, expand, sha256_file
 from desktop.kb.structure import SectionTracker
 from desktop.settings import KbSettings
 
@@ -96,11 +96,11 @@ class Ingestor:
         try:
             candidates, report.files = expand(paths)
             self.meter.update(stage="extract", files_total=len(candidates), to_embed=self.catalog.count_to_embed(), force=True)
-            for candidate in candidates:
+            for path in candidates:
                 if self.cancel.cancelled:
                     break
-                self.meter.update(file=candidate.path.name)
-                outcome = self._ingest_file(candidate)
+                self.meter.update(file=path.name)
+                outcome = self._ingest_file(path)
                 if outcome is not None:
                     report.files.append(outcome)
                 self.meter.update(files_done=self.meter.state.files_done + 1, force=True)
@@ -137,10 +137,8 @@ class Ingestor:
                                        reason="the file no longer exists"))
         return out
 
-    def _ingest_file(self, candidate: Candidate) -> FileOutcome | None:
-        path = candidate.path
-        rows = self.catalog.doc_rows()
-        previous = next((r for r in rows if r["path"] == str(path)), None)
+    def _ingest_file(self, path: Path) -> FileOutcome | None:
+        previous = self.catalog.doc_row(path=str(path))
         try:
             st = path.stat()
             if previous and previous["size_bytes"] == st.st_size and previous["mtime"] == st.st_mtime:
@@ -152,7 +150,7 @@ class Ingestor:
             return FileOutcome(path=str(path), status="rejected", reason="cannot read the file: permission denied")
         except OSError as exc:
             return FileOutcome(path=str(path), status="rejected", reason=f"cannot read the file: {exc.strerror or exc}")
-        same = next((r for r in rows if r["doc_id"] == digest), None)
+        same = self.catalog.doc_row(doc_id=digest)
         if same is not None:
             return self._known_content(path, st, same, previous)
         return self._guarded(path, lambda: self._add(path, st, digest, previous["doc_id"] if previous else None))

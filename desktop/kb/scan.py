@@ -4,18 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from desktop.kb.models import FileOutcome
 
 _HASH_BLOCK = 1 << 20
-
-
-@dataclass(frozen=True)
-class Candidate:
-    path: Path
-    explicit: bool  # named on the command line (a non-PDF is reported) rather than found in a folder
 
 
 def sha256_file(path: Path) -> str:
@@ -26,9 +19,10 @@ def sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
-def expand(paths: list[Path]) -> tuple[list[Candidate], list[FileOutcome]]:
-    """Files to look at (folders searched recursively for PDFs) and paths that cannot be read at all."""
-    found: dict[Path, Candidate] = {}
+def expand(paths: list[Path]) -> tuple[list[Path], list[FileOutcome]]:
+    """Files to look at and paths that cannot be read at all. Folders are searched recursively for
+    PDFs; a file named explicitly is always looked at, so a non-PDF gets its reason in the report."""
+    found: dict[Path, None] = {}
     problems: list[FileOutcome] = []
     for raw in paths:
         path = Path(os.path.abspath(raw))
@@ -38,13 +32,12 @@ def expand(paths: list[Path]) -> tuple[list[Candidate], list[FileOutcome]]:
             except OSError as exc:
                 problems.append(FileOutcome(path=str(path), status="rejected", reason=f"cannot read the folder: {exc.strerror}"))
                 continue
-            for f in files:
-                found.setdefault(f, Candidate(f, explicit=False))
+            found.update(dict.fromkeys(files))
         elif path.exists() or path.is_symlink():
-            found[path] = Candidate(path, explicit=True)
+            found[path] = None
         else:
             problems.append(FileOutcome(path=str(path), status="rejected", reason="file or folder not found"))
-    return list(found.values()), problems
+    return list(found), problems
 
 
 def covered_by(path: str, roots: list[Path]) -> bool:
