@@ -107,7 +107,18 @@ class KnowledgeBase:
 
     @cached_property
     def _searcher(self) -> Searcher:
-        return Searcher(self.catalog, self._dense, self._embed_query, self.settings.kb.fetch_k, self.settings.kb.rrf_k)
+        return Searcher(self.catalog, self._dense, self._embed_query, self.settings.kb.fetch_k, self.settings.kb.rrf_k,
+                        self._cited_units)
+
+    def _cited_units(self, query: str) -> list[list[Chunk]]:
+        """The chunks of every unit a query cites and this database holds ("§ 78 StrlSchG")."""
+        units = []
+        for ref in self.references(query):
+            for target in ref.targets:
+                if target.chunk_ids:
+                    chunks = self.catalog.chunks_by_id(target.chunk_ids)
+                    units.append([chunks[c] for c in target.chunk_ids if c in chunks])
+        return units
 
     def _dense(self, vector: np.ndarray, k: int, where: dict | None) -> list[tuple[str, float]]:
         return self.vectors.query(vector, k, where)
@@ -244,5 +255,6 @@ class KnowledgeBase:
         for ref in self.references(citation, from_doc):
             for target in ref.targets:
                 if target.chunk_ids:
-                    return list(self.catalog.chunks_by_id(target.chunk_ids).values())
+                    chunks = self.catalog.chunks_by_id(target.chunk_ids)
+                    return [chunks[c] for c in target.chunk_ids if c in chunks]
         return []

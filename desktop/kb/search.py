@@ -41,6 +41,14 @@ class Scope:
             return None
         return clauses[0] if len(clauses) == 1 else {"$and": clauses}
 
+    def admits(self, chunk: Chunk) -> bool:
+        return (
+            (self.doc_ids is None or chunk.doc_id in self.doc_ids)
+            and (not self.page_from or chunk.page >= self.page_from)
+            and (not self.page_to or chunk.page <= self.page_to)
+            and (not self.section or chunk.section == self.section)
+        )
+
     def sql_where(self) -> tuple[str, list[object]]:
         parts: list[str] = []
         params: list[object] = []
@@ -75,13 +83,19 @@ def scope_for(documents: list[DocumentInfo], filt: SearchFilter | None) -> Scope
     return Scope([d.doc_id for d in docs] if restricted else None, filt.page_from, filt.page_to, filt.section)
 
 
-def rrf(rankings: list[list[str]], k: int) -> dict[str, float]:
-    """Reciprocal rank fusion: each list adds 1 / (k + rank) for the ids it ranks."""
+def rrf(rankings: list[list[str]], k: int, weights: list[float] | None = None) -> dict[str, float]:
+    """Reciprocal rank fusion: each list adds weight / (k + rank) for the ids it ranks."""
     scores: dict[str, float] = {}
-    for ranking in rankings:
+    for ranking, weight in zip(rankings, weights or [1.0] * len(rankings)):
         for rank, cid in enumerate(ranking, start=1):
-            scores[cid] = scores.get(cid, 0.0) + 1.0 / (k + rank)
+            scores[cid] = scores.get(cid, 0.0) + weight / (k + rank)
     return scores
+
+
+# A unit the query cites by name ("§ 78 StrlSchG") is what the user asked for: its first chunks
+# count twice as much as a place in the dense or lexical ranking.
+CITATION_WEIGHT = 2.0
+CITATION_CHUNKS = 5
 
 
 class Searcher:
@@ -92,10 +106,12 @@ class Searcher:
         embed_query: Callable[[str], np.ndarray],
         fetch_k: int,
         rrf_k: int,
+        cited: Callable[[str], list[list[Chunk]]] = lambda query: [],
     ) -> None:
         self.catalog = catalog
         self.dense = dense  # the vector store's query; never called while no chunk has a vector
         self.embed_query = embed_query
+        self.cited = cited  # the chunks of each unit the query cites
         self.fetch_k = fetch_k
         self.rrf_k = rrf_k
 
@@ -111,6 +127,12 @@ class Searcher:
             return []  # nothing to compare with: do not load a model or call a server for nothing
         return self.dense(self.embed_query(query), limit, scope.chroma_where())
 
+    def citation_ranking(self, query: str, scope: Scope) -> list[str]:
+        ranking: list[str] = []
+        for unit in self.cited(query):
+            ranking += [c.chunk_id for c in unit if scope.admits(c)][:CITATION_CHUNKS]
+        return ranking
+
     def search(self, query: str, k: int, mode: SearchMode, scope: Scope, documents: list[DocumentInfo]) -> list[SearchHit]:
         if scope.empty or not query.strip():
             return []
@@ -118,7 +140,8 @@ class Searcher:
         dense = self.dense_ranking(query, scope, fetch) if mode in ("hybrid", "dense") else []
         lexical = self.lexical_ranking(query, scope, fetch) if mode in ("hybrid", "lexical") else []
         if mode == "hybrid":
-            scores = rrf([[c for c, _ in dense], [c for c, _ in lexical]], self.rrf_k)
+            rankings = [[c for c, _ in dense], [c for c, _ in lexical], self.citation_ranking(query, scope)]
+            scores = rrf(rankings, self.rrf_k, [1.0, 1.0, CITATION_WEIGHT])
         else:
             scores = dict(dense or lexical)
         best = sorted(scores, key=scores.__getitem__, reverse=True)[:k]

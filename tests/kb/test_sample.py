@@ -68,3 +68,13 @@ def test_gold_reference_resolves(sample_kb: KnowledgeBase, item: dict) -> None:
     expected = item.get("targets") or [{"doc": target["doc"], "unit": target["unit"], "target_page": item["target_page"]}]
     got = [(t.doc, t.section, t.page) for t in ref.targets]
     assert got[: len(expected)] == [(e["doc"], e["unit"], e["target_page"]) for e in expected], ref.reason
+
+
+@pytest.mark.parametrize(("query", "doc", "section"), [
+    ("§ 78 StrlSchG", "StrlSchG.pdf", "§ 78"),
+    ("Anlage 4 StrlSchV", "StrlSchV.pdf", "Anlage 4"),
+    ("Was regelt § 7 des Atomgesetzes?", "AtG.pdf", "§ 7"),
+])
+def test_a_cited_unit_comes_first(sample_kb: KnowledgeBase, query: str, doc: str, section: str) -> None:
+    hits = sample_kb.search(query, k=3)
+    assert [(h.doc, h.section) for h in hits] == [(doc, section)] * 3

@@ -1,0 +1,114 @@
+"""How to fuse the dense and lexical rankings: the variants tried, measured on the dev sets.
+
+    python benchmarks/fusion_experiments.py CORPUS_DIR [--work .bench/retrieval] [--sets a,b]
+
+Needs the databases retrieval_quality.py builds under ``--work``. For every question it takes the
+top 50 of each retriever once, then scores fusion variants offline with the same metrics as
+retrieval_quality.py (recall@5, recall@10, MRR of the gold evidence pages).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from retrieval_quality import SETS, score  # noqa: E402
+
+from desktop.kb.database import KnowledgeBase  # noqa: E402
+from desktop.kb.search import Scope, rrf  # noqa: E402
+from desktop.paths import resolve_paths  # noqa: E402
+from desktop.settings import Settings  # noqa: E402
+
+FETCH = 50
+Ranking = list[tuple[str, float]]
+
+
+def weighted_rrf(dense: Ranking, lexical: Ranking, k: int, w_lex: float) -> list[str]:
+    scores: dict[str, float] = {}
+    for weight, ranking in ((1.0, dense), (w_lex, lexical)):
+        for rank, (cid, _) in enumerate(ranking, start=1):
+            scores[cid] = scores.get(cid, 0.0) + weight / (k + rank)
+    return sorted(scores, key=scores.__getitem__, reverse=True)
+
+
+def convex(dense: Ranking, lexical: Ranking, alpha: float) -> list[str]:
+    """alpha * min-max(dense cosine) + (1 - alpha) * min-max(BM25)."""
+
+    def norm(r: Ranking) -> dict[str, float]:
+        if not r:
+            return {}
+        hi, lo = max(s for _, s in r), min(s for _, s in r)
+        return {c: (s - lo) / (hi - lo) if hi > lo else 1.0 for c, s in r}
+
+    d, lx = norm(dense), norm(lexical)
+    ids = set(d) | set(lx)
+    return sorted(ids, key=lambda c: alpha * d.get(c, 0.0) + (1 - alpha) * lx.get(c, 0.0), reverse=True)
+
+
+def variants() -> dict[str, Callable[[Ranking, Ranking], list[str]]]:
+    out: dict[str, Callable[[Ranking, Ranking], list[str]]] = {
+        "dense": lambda d, lx: [c for c, _ in d],
+        "lexical": lambda d, lx: [c for c, _ in lx],
+    }
+    for k in (10, 30, 60):
+        out[f"rrf k={k}"] = lambda d, lx, k=k: sorted((s := rrf([[c for c, _ in d], [c for c, _ in lx]], k)), key=s.__getitem__, reverse=True)
+    for w in (0.3, 0.5, 0.7):
+        out[f"rrf k=60 w_lex={w}"] = lambda d, lx, w=w: weighted_rrf(d, lx, 60, w)
+    for a in (0.5, 0.6, 0.7, 0.8):
+        out[f"convex a={a}"] = lambda d, lx, a=a: convex(d, lx, a)
+    return out
+
+
+def rankings(work: Path, corpus: Path, name: str) -> list[tuple[dict, Ranking, Ranking, dict[str, tuple[str, int]]]]:
+    kb = KnowledgeBase.open(resolve_paths(work / name), Settings(), name)
+    searcher = kb._searcher  # the benchmark reaches into the search to score variants offline
+    scope = Scope(None, None, None, None)
+    questions = [json.loads(line) for line in (corpus / name / "questions_dev.jsonl").read_text().splitlines() if line]
+    out = []
+    for q in questions:
+        dense = searcher.dense_ranking(q["question"], scope, FETCH)
+        lexical = searcher.lexical_ranking(q["question"], scope, FETCH)
+        ids = [c for c, _ in dense] + [c for c, _ in lexical]
+        chunks = kb.catalog.chunks_by_id(ids)
+        files = {d.doc_id: d.file_name for d in kb.documents()}
+        where = {c: (files[ch.doc_id], ch.page) for c, ch in chunks.items()}
+        out.append((q, dense, lexical, where))
+    kb.close()
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("corpus", type=Path)
+    ap.add_argument("--work", type=Path, default=Path(".bench/retrieval"))
+    ap.add_argument("--sets", default=",".join(SETS))
+    args = ap.parse_args()
+    table: dict[str, dict[str, tuple[float, float, float]]] = {}
+    for name in args.sets.split(","):
+        data = rankings(args.work, args.corpus, name)
+        for label, fuse in variants().items():
+            r5 = r10 = mrr = 0.0
+            for q, dense, lexical, where in data:
+                hits = [{"doc": where[c][0], "page": where[c][1]} for c in fuse(dense, lexical)[:10] if c in where]
+                r5 += score(q, hits, 5)[0]
+                s10 = score(q, hits, 10)
+                r10 += s10[0]
+                mrr += s10[1]
+            n = len(data)
+            table.setdefault(label, {})[name] = (r5 / n, r10 / n, mrr / n)
+    sets = args.sets.split(",")
+    print("| variant | " + " | ".join(f"{s} R@5 / R@10 / MRR" for s in sets) + " | mean MRR |")
+    print("|---|" + "---|" * (len(sets) + 1))
+    for label, row in table.items():
+        cells = " | ".join("{:.3f} / {:.3f} / {:.3f}".format(*row[s]) for s in sets)
+        print(f"| {label} | {cells} | {sum(row[s][2] for s in sets) / len(sets):.3f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
