@@ -70,6 +70,7 @@ class Catalog:
         self._db = sqlite3.connect(file, check_same_thread=False, timeout=30, isolation_level=None)
         self._db.row_factory = sqlite3.Row
         self._lock = threading.RLock()
+        self.generation = 0  # counts this connection's commits: caches of derived data compare it
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
@@ -99,6 +100,7 @@ class Catalog:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
+            self.generation += 1
 
     def query(self, sql: str, params: Iterable[object] = ()) -> list[sqlite3.Row]:
         with self._lock:

@@ -207,8 +207,8 @@ class KnowledgeBase:
     def neighbours(self, chunk_id: str, before: int = 1, after: int = 1) -> list[Chunk]:
         return retrieval.neighbours(self.catalog, chunk_id, before, after)
 
-    def pages(self, doc_ref: str, first: int, last: int | None = None) -> list[retrieval.PageText]:
-        return retrieval.pages(self.catalog, self.find_document(doc_ref).doc_id, first, last)
+    def pages(self, doc_ref: str, first: int, last: int | None = None, max_pages: int = 20) -> list[retrieval.PageText]:
+        return retrieval.pages(self.catalog, self.find_document(doc_ref).doc_id, first, last, max_pages)
 
     def chunk(self, chunk_id: str) -> Chunk | None:
         return self.catalog.chunks_by_id([chunk_id]).get(chunk_id)

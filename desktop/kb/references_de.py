@@ -51,8 +51,13 @@ def _value_list(keywords: str, value: str) -> str:
     return rf"(?<![\w])(?:{keywords})\s*{value}(?:{_SEP}(?:(?:{keywords})\s*)?{nxt})*"
 
 
-_DETAIL = "|".join(_value_list(kw, val) for _, kw, val in _DETAIL_FIELDS)
-_DETAILS = rf"(?:\s+(?:{_DETAIL}))*"
+# "Satz 1 zweiter Halbsatz", "erster Satzteil": qualifiers that carry no number of their own.
+_QUALIFIER = (r"(?:erste[rn]?|zweite[rn]?|dritte[rn]?|vierte[rn]?|letzte[rn]?)\s+"
+              r"(?:Halbsatz(?:es)?|Satzteil(?:s)?|Alternative|Variante|Fall(?:es|s)?)(?![\w])")
+_DETAIL = "|".join(_value_list(kw, val) for _, kw, val in _DETAIL_FIELDS) + "|" + _QUALIFIER
+# Details follow each other with a space, or as a list that names its keyword again:
+# "§ 12 Absatz 1 Nummer 3 oder Absatz 2 des Strahlenschutzgesetzes".
+_DETAILS = rf"(?:(?:\s+|{_SEP})(?:{_DETAIL}))*"
 # One subdivision with its field name, for the second pass over the matched details.
 _DETAIL_ITEM = re.compile("|".join(
     rf"(?P<f{i}>{_value_list(kw, val)})" for i, (_, kw, val) in enumerate(_DETAIL_FIELDS)))

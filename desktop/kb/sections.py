@@ -17,6 +17,16 @@ class SectionIndex:
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
+        self._bodies: dict[str, tuple[int, list[tuple[Chunk, str]]]] = {}
+
+    def _normalised_chunks(self, doc_id: str) -> list[tuple[Chunk, str]]:
+        """A document's chunks with their normalised text, kept until the catalog changes."""
+        cached = self._bodies.get(doc_id)
+        if cached is None or cached[0] != self.catalog.generation:
+            chunks = self.catalog.chunks_where("doc_id = ?", (doc_id,))
+            cached = (self.catalog.generation, [(c, squash(c.text)) for c in chunks])
+            self._bodies[doc_id] = cached
+        return cached[1]
 
     def registry(self) -> list[RegistryEntry]:
         rows = self.catalog.query("SELECT doc_id, file_name, title, short_name, aliases, issued, meta FROM documents")
@@ -59,7 +69,7 @@ class SectionIndex:
         rows = self.catalog.query("SELECT file_name FROM documents WHERE doc_id = ?", (doc_id,))
         if not wanted or not rows:
             return None
-        bodies = [(chunk, squash(chunk.text)) for chunk in self.catalog.chunks_where("doc_id = ?", (doc_id,))]
+        bodies = self._normalised_chunks(doc_id)
         # shorter probes find a passage that starts just before a chunk boundary
         for size in (_LOCATE_PROBE, _LOCATE_PROBE // 2, _LOCATE_PROBE // 4):
             probe = wanted[:size]

@@ -417,3 +417,29 @@ def test_parse_date() -> None:
     assert parse_date("vom 29.11.2018") == "2018-11-29"
     assert parse_date("of 5 December 2013") == "2013-12-05"
     assert parse_date("ohne Datum") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "reference", "law"),
+    [
+        # a list of subdivisions that names its keyword again keeps the law designation at its end
+        ("Bei einem nach § 12 Absatz 1 Nummer 3 oder Absatz 2 des Strahlenschutzgesetzes genehmigten Umgang",
+         "§ 12 Absatz 1 Nummer 3 oder Absatz 2 des Strahlenschutzgesetzes", "des Strahlenschutzgesetzes"),
+        ("nach § 17 Absatz 1 Satz 3, Absatz 2 bis 5 des Atomgesetzes",
+         "§ 17 Absatz 1 Satz 3, Absatz 2 bis 5 des Atomgesetzes", "des Atomgesetzes"),
+        # qualifiers without a number of their own
+        ("Anlagen im Sinne des § 9a Absatz 3 Satz 1 zweiter Satzteil des Atomgesetzes oder Einrichtungen",
+         "§ 9a Absatz 3 Satz 1 zweiter Satzteil des Atomgesetzes", "des Atomgesetzes"),
+        ("gilt § 7 Absatz 2 Satz 1 erster Halbsatz StrlSchV entsprechend",
+         "§ 7 Absatz 2 Satz 1 erster Halbsatz StrlSchV", "StrlSchV"),
+    ],
+)
+def test_law_designation_after_long_subdivision_chains(text: str, reference: str, law: str) -> None:
+    refs = parse_references(text)
+    assert refs[0].text == reference and refs[0].law == law
+
+
+def test_and_before_a_keyword_only_continues_a_chain() -> None:
+    # "und 5" after "Absatz 3" is another Absatz; "und § 127" is a reference of its own
+    refs = parse_references("gelten § 85 Absatz 3 und 5 des Strahlenschutzgesetzes und § 127 entsprechend")
+    assert [(r.unit, r.law) for r in refs] == [("§ 85", "des Strahlenschutzgesetzes"), ("§ 127", None)]
