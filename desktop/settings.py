@@ -26,7 +26,17 @@ class _Section(BaseModel):
 
 
 class LlmSettings(_Section):
+    backend: Literal["ollama", "openai"] = Field("ollama", description="Ollama, or an OpenAI-compatible server (llama.cpp, vLLM, LM Studio).")
     host: str | None = Field(None, description="LLM server URL; empty means $OLLAMA_HOST, then the local default.")
+    api_key: str | None = Field(None, description="Bearer token for an OpenAI-compatible server that needs one.")
+    model: str = Field("qwen3:8b", description="Chat model for every phase.")
+    context_size: int = Field(16384, ge=2048, le=1_048_576, description="Context window asked for (Ollama num_ctx); capped at the model's own.")
+    max_answer_tokens: int = Field(2048, ge=64, le=65536, description="Longest answer of one call.")
+    temperature: float = Field(0.2, ge=0, le=2, description="Sampling temperature.")
+    think: bool = Field(False, description="Let thinking models think (slower); their thinking is never shown as the answer.")
+    timeout_s: float = Field(300.0, gt=0, le=3600, description="Longest wait for one answer.")
+    retries: int = Field(2, ge=0, le=5, description="Extra tries when an answer is not valid JSON of the asked shape.")
+    concurrency: int = Field(2, ge=1, le=32, description="Calls in flight at once (Ollama can serve parallel requests).")
 
     def resolved_host(self) -> str:
         return self.host or os.environ.get("OLLAMA_HOST") or DEFAULT_OLLAMA_HOST
@@ -59,11 +69,29 @@ class KbSettings(_Section):
     fetch_k: int = Field(50, ge=5, le=1000, description="Candidates each retriever contributes to the fusion.")
 
 
+class ResearchSettings(_Section):
+    max_rounds: int = Field(5, ge=1, le=20, description="Clarification rounds at most.")
+    queries_per_round: int = Field(3, ge=1, le=10, description="Search queries each clarification round.")
+    k_per_query: int = Field(3, ge=1, le=50, description="Chunks retrieved per clarification query.")
+    questions_min: int = Field(2, ge=1, le=5, description="Follow-up questions per round, at least.")
+    questions_max: int = Field(3, ge=1, le=8, description="Follow-up questions per round, at most.")
+    clarify_token_budget: int = Field(120_000, ge=1000, description="Tokens clarification may spend before it stops.")
+    analysis_context_tokens: int = Field(4000, ge=500, description="Retrieved text given to the analysis, most relevant first.")
+    converge_coverage: float = Field(0.8, ge=0, le=1, description="Coverage at which ending is suggested…")
+    converge_duplicate_share: float = Field(0.7, ge=0, le=1, description="…with this share of the round's chunks already seen…")
+    converge_max_gaps: int = Field(2, ge=0, le=20, description="…and at most this many open gaps.")
+    plan_min_items: int = Field(3, ge=1, le=15, description="To-dos a new plan starts with, at least.")
+    plan_max_initial: int = Field(5, ge=1, le=15, description="To-dos a new plan starts with, at most.")
+    plan_max_items: int = Field(15, ge=1, le=50, description="To-dos a plan may hold.")
+    plan_context_tokens: int = Field(3000, ge=500, description="Retrieved text the planner sees.")
+
+
 class Settings(_Section):
     schema_version: int = SCHEMA_VERSION
     data_dir: Path | None = Field(None, description="Where databases live; empty means the platform's data folder.")
     llm: LlmSettings = Field(default_factory=LlmSettings)
     kb: KbSettings = Field(default_factory=KbSettings)
+    research: ResearchSettings = Field(default_factory=ResearchSettings)
 
 
 # Each entry upgrades a raw settings dict from version N to N+1.

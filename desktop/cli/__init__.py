@@ -8,6 +8,8 @@ from collections.abc import Sequence
 
 from desktop import __version__
 from desktop.cli import kb as kb_commands
+from desktop.cli import doctor as doctor_commands
+from desktop.cli import research as research_commands
 from desktop.cli.console import err
 from desktop.kb.errors import KbError
 from desktop.paths import AppPaths, resolve_paths, with_data_dir
@@ -31,6 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"rabbithole {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     kb_commands.register(commands, common)
+    research_commands.register(commands, common)
+    doctor_commands.register(commands, common)
     return parser
 
 

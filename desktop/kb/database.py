@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +20,7 @@ from desktop.kb.embedcache import CachedEmbedder, EmbeddingCache
 from desktop.kb.embeddings import Embedder, make_embedder
 from desktop.kb.errors import DatabaseNotFound, DocumentNotFound, EmbedderMismatch, KbError
 from desktop.kb.ingest import Ingestor
+from desktop.kb.lazy import locked_cached_property
 from desktop.kb.models import (
     Chunk,
     DocumentInfo,
@@ -94,18 +94,18 @@ class KnowledgeBase:
 
     # --- components, opened when first needed ---------------------------------------------------
 
-    @cached_property
+    @locked_cached_property
     def embedder(self) -> CachedEmbedder:
         inner = make_embedder(self.embedder_spec, self.settings.llm.resolved_host())
         return CachedEmbedder(inner, EmbeddingCache(self.paths.cache_dir / "embeddings.sqlite"))
 
-    @cached_property
+    @locked_cached_property
     def vectors(self) -> VectorStore:
         client = make_client(self.settings.kb, self.folder)
         return VectorStore(client, self.name, self.embedder_spec, self.settings.llm.resolved_host(),
                            where=describe(self.settings.kb, self.folder))
 
-    @cached_property
+    @locked_cached_property
     def _searcher(self) -> Searcher:
         return Searcher(self.catalog, self._dense, self._embed_query, self.settings.kb.fetch_k, self.settings.kb.rrf_k,
                         self._cited_units)
@@ -199,6 +199,16 @@ class KnowledgeBase:
     def search(self, query: str, k: int = 10, mode: SearchMode = "hybrid", filt: SearchFilter | None = None) -> list[SearchHit]:
         documents = self.documents()
         return self._searcher.search(query, k, mode, scope_for(documents, filt), documents)
+
+    def rank(self, query: str, chunk_ids: list[str]) -> list[tuple[str, float]]:
+        """Chunks ordered by the cosine similarity of their stored vectors to ``query``, best first;
+        chunks without a vector yet follow in the given order with a score of 0."""
+        if not chunk_ids:
+            return []
+        stored = self.vectors.vectors(chunk_ids) if self.catalog.count_embedded() else {}
+        vector = self.embedder.embed_query(query) if stored else None
+        scored = sorted(((c, float(stored[c] @ vector)) for c in chunk_ids if c in stored), key=lambda x: -x[1])
+        return scored + [(c, 0.0) for c in chunk_ids if c not in stored]
 
     def keyword_search(self, doc_ref: str, query: str, k: int = 10) -> list[SearchHit]:
         doc = self.find_document(doc_ref)

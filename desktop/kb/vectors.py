@@ -120,6 +120,15 @@ class VectorStore:
                 return ids
             offset += len(got)
 
+    def vectors(self, ids: list[str]) -> dict[str, np.ndarray]:
+        """The stored vectors of these chunks (those that have one)."""
+        out: dict[str, np.ndarray] = {}
+        for i in range(0, len(ids), 1000):
+            part = ids[i : i + 1000]
+            got = _guard("read vectors", self.where, lambda: self.collection.get(ids=part, include=["embeddings"]))
+            out.update(zip(got["ids"], np.asarray(got["embeddings"], dtype=np.float32)))
+        return out
+
     def query(self, vector: np.ndarray, k: int, where: dict[str, Any] | None = None) -> list[tuple[str, float]]:
         """(chunk id, cosine similarity), best first."""
         if k <= 0 or self.count() == 0:

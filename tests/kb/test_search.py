@@ -120,3 +120,33 @@ def test_empty_and_odd_queries(filled: KnowledgeBase) -> None:
     assert filled.search("", k=5) == []
     assert filled.search('"" OR (', k=5, mode="lexical") == []  # FTS syntax in user text is not an error
     assert filled.search("the of and", k=5, mode="lexical") == []
+
+
+def test_rank_orders_given_chunks_by_similarity(filled: KnowledgeBase) -> None:
+    chunks = {c.chunk_id: c for c in filled.catalog.chunks_where("1 = 1")}
+    cloud = next(c for c in chunks.values() if "cloud services" in c.text)
+    ranked = filled.rank("How did revenue from cloud services develop?", list(chunks))
+    assert ranked[0][0] == cloud.chunk_id and len(ranked) == len(chunks)
+    assert [s for _, s in ranked] == sorted((s for _, s in ranked), reverse=True)
+    assert filled.rank("anything", []) == []
+
+
+def test_first_searches_from_several_threads_at_once(sample_paths) -> None:  # noqa: ANN001
+    """The engine searches from worker threads; their first use opens the vector store once."""
+    import subprocess
+    import sys
+
+    paths, _ = sample_paths
+    code = (
+        "import sys, concurrent.futures as cf\n"
+        "from desktop.kb.database import KnowledgeBase\nfrom desktop.paths import resolve_paths\n"
+        "from desktop.settings import Settings\n"
+        f"kb = KnowledgeBase.open(resolve_paths({str(paths.data_dir)!r}), Settings(), 'Sample')\n"
+        "qs = ['Grenzwert', 'Strahlenschutzbeauftragter', 'Genehmigung', 'Aufsichtsbehörde']\n"
+        "with cf.ThreadPoolExecutor(4) as pool:\n"
+        "    hits = list(pool.map(lambda q: kb.search(q, 3), qs))\n"
+        "print(all(len(h) == 3 for h in hits))\n"
+    )
+    for _ in range(2):  # the race does not lose every time
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0 and done.stdout.strip() == "True", done.stderr[-1500:]

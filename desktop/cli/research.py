@@ -1,0 +1,182 @@
+"""``rabbithole research`` and ``rabbithole runs``: a research run in the terminal, headless.
+
+Interactive by default; ``--answers FILE`` replays one line per prompt (clarification answers, then
+plan commands); ``--auto`` ends clarification after its first round and approves the plan.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+from contextlib import suppress
+from pathlib import Path
+
+from desktop.cli.console import emit_json, err
+from desktop.cli.kb import open_kb
+from desktop.cli.research_io import Answers, EventPrinter, Responder, summary, write_outputs
+from desktop.engine.runner import CommandError, ResearchEngine
+from desktop.engine.state import RunState
+from desktop.engine.store import RunNotFound, RunStore
+from desktop.kb.errors import KbError
+from desktop.llm.factory import make_backend
+from desktop.llm.types import LlmError
+from desktop.paths import AppPaths
+from desktop.settings import Settings
+
+PLAN_HELP = ("plan commands: approve | add TASK | edit N TASK | remove N | move N POSITION | "
+             "replan FEEDBACK | show")
+
+
+def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = commands.add_parser("research", help="run a research question (clarify, plan, …) in the terminal",
+                            parents=[common])
+    p.add_argument("question", nargs="?", metavar="QUESTION")
+    p.add_argument("--db", metavar="NAME", help="the knowledge base to research in")
+    p.add_argument("--resume", metavar="RUN_ID", help="continue a run")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--answers", type=Path, metavar="FILE",
+                     help="replay answers and plan commands, one line per prompt ('/end' ends clarification)")
+    how.add_argument("--auto", action="store_true", help="end clarification after one round and approve the plan")
+    p.add_argument("--model", metavar="NAME", help="LLM model (default from the settings)")
+    p.add_argument("--llm-host", metavar="URL", help="LLM server (default: settings, then $OLLAMA_HOST)")
+    p.add_argument("--out", type=Path, metavar="DIR", help="write state, plan and audit trail into DIR")
+    p.add_argument("--json", action="store_true", help="print a machine-readable summary at the end")
+    p.set_defaults(handler=cmd_research)
+
+    p = commands.add_parser("runs", help="list research runs", parents=[common])
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_runs)
+
+
+def cmd_runs(args: argparse.Namespace, paths: AppPaths, settings: Settings) -> int:
+    store = RunStore(paths.runs_file)
+    runs = store.runs()
+    store.close()
+    if args.json:
+        emit_json([r.model_dump() for r in runs])
+        return 0
+    if not runs:
+        print("no research runs yet")
+    for r in runs:
+        print(f"{r.run_id}  {r.status:<9} {r.phase:<8} {r.updated_at[:16]}  [{r.database}] {r.question[:70]}")
+    return 0
+
+
+def cmd_research(args: argparse.Namespace, paths: AppPaths, settings: Settings) -> int:
+    if bool(args.question) == bool(args.resume):
+        raise KbError("give a QUESTION (with --db) or --resume RUN_ID")
+    if args.question and not args.db:
+        raise KbError("a new research run needs --db NAME (see: rabbithole kb list)")
+    if args.model:
+        settings.llm.model = args.model
+    if args.llm_host:
+        settings.llm.host = args.llm_host
+    responder = Responder.make(args.answers, args.auto)
+    try:
+        state = asyncio.run(_session(args, paths, settings, responder))
+    except (LlmError, CommandError, RunNotFound) as exc:
+        err(f"error: {exc}")
+        return 1
+    if args.json:
+        emit_json(summary(state))
+    else:
+        print(f"\nrun {state.run_id}: {state.status}, phase {state.phase}")
+        if state.message:
+            print(state.message)
+        if state.status in ("waiting", "failed", "cancelled"):
+            print(f"continue with: rabbithole research --resume {state.run_id}")
+    return {"failed": 1, "cancelled": 130}.get(state.status, 0)
+
+
+async def _session(args: argparse.Namespace, paths: AppPaths, settings: Settings, responder: Responder) -> RunState:
+    store = RunStore(paths.runs_file)
+    llm = make_backend(settings.llm)
+    engine = ResearchEngine(store, llm, lambda name: open_kb(argparse.Namespace(db=name), paths, settings),
+                            settings.research)
+    engine.subscribe(EventPrinter())
+    loop = asyncio.get_running_loop()
+    current: dict[str, str] = {}
+
+    def on_interrupt() -> None:
+        err("\ncancelling… (the run stays resumable)")
+        if "run_id" in current:
+            engine.cancel(current["run_id"])
+
+    with suppress(NotImplementedError, RuntimeError):
+        loop.add_signal_handler(signal.SIGINT, on_interrupt)
+    try:
+        if args.resume:
+            state = engine.load(args.resume)
+            current["run_id"] = state.run_id
+            state = await engine.resume(state.run_id)
+        else:
+            state = await _start(engine, args.question, args.db, current)
+        return await _converse(engine, state, responder, args.out)
+    finally:
+        with suppress(NotImplementedError, RuntimeError):
+            loop.remove_signal_handler(signal.SIGINT)
+        engine.close()
+        await llm.aclose()
+        store.close()
+
+
+async def _start(engine: ResearchEngine, question: str, db: str, current: dict[str, str]) -> RunState:
+    # the run id exists once the first state is saved: pick it up from the first event
+    unsubscribe = engine.subscribe(lambda e: current.setdefault("run_id", e.run_id))
+    try:
+        return await engine.start(question, db)
+    finally:
+        unsubscribe()
+
+
+async def _converse(engine: ResearchEngine, state: RunState, responder: Responder, out: Path | None) -> RunState:
+    """Answer the checkpoints until the run stops, or the responder has nothing more to say."""
+    while True:
+        if out:
+            write_outputs(out, state, engine.store.events(state.run_id))
+        if state.status != "waiting" or state.pending is None:
+            return state
+        if state.pending.kind == "answer":
+            reply: Answers = responder.answer(state)
+            if reply is None:
+                return state
+            state = await engine.answer(state.run_id, reply)
+            continue
+        command = responder.plan_command(state)
+        if command is None:
+            return state
+        try:
+            state = await _plan_command(engine, state, command)
+        except CommandError as exc:
+            err(f"cannot do that: {exc}\n{PLAN_HELP}")
+            if responder.replaying:
+                raise
+
+
+async def _plan_command(engine: ResearchEngine, state: RunState, line: str) -> RunState:
+    verb, _, rest = line.strip().partition(" ")
+    verb = verb.lower() or "approve"
+    run = state.run_id
+    try:
+        if verb in ("approve", "ok", "yes"):
+            return await engine.approve(run)
+        if verb == "add":
+            return await engine.add_todo(run, rest)
+        if verb == "edit":
+            number, _, task = rest.partition(" ")
+            return await engine.edit_todo(run, int(number), task=task)
+        if verb == "remove":
+            return await engine.remove_todo(run, int(rest))
+        if verb == "move":
+            number, _, position = rest.partition(" ")
+            return await engine.move_todo(run, int(number), int(position))
+        if verb == "replan":
+            return await engine.replan(run, rest)
+        if verb == "show":
+            return state
+    except ValueError as exc:
+        if isinstance(exc, CommandError):
+            raise
+        raise CommandError(f"'{line}': a number is expected") from None
+    raise CommandError(f"unknown plan command '{verb}'")

@@ -1,0 +1,173 @@
+"""The terminal side of a research run: who answers the checkpoints, what is printed while the run
+works, and the files written into --out."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from desktop.cli.console import err
+from desktop.engine import events as ev
+from desktop.engine.phase2 import show
+from desktop.engine.state import RunState
+
+Answers = str | None
+
+
+class Responder:
+    """Answers checkpoints; None means: stop here and leave the run waiting (resumable)."""
+
+    replaying = False
+
+    @staticmethod
+    def make(answers: Path | None, auto: bool) -> "Responder":
+        if auto:
+            return AutoResponder()
+        if answers:
+            return ReplayResponder(answers)
+        return InteractiveResponder()
+
+    def answer(self, state: RunState) -> Answers:
+        raise NotImplementedError
+
+    def plan_command(self, state: RunState) -> str | None:
+        raise NotImplementedError
+
+
+def _questions(state: RunState) -> str:
+    rnd = state.clarification.current
+    assert rnd is not None and rnd.analysis is not None
+    s = state.settings
+    lines = [f"\nRound {rnd.index}/{s.max_rounds} — {len(rnd.new_chunks)} new chunks, {rnd.duplicates} seen before, "
+             f"coverage {rnd.analysis.coverage:.0%}"]
+    if rnd.analysis.knowledge_gaps:
+        lines.append("Gaps: " + "; ".join(rnd.analysis.knowledge_gaps))
+    if rnd.suggest_end:
+        lines.append("The question looks well covered: type /end to continue with the plan, or answer to refine.")
+    lines += [f"  {i}. {q}" for i, q in enumerate(rnd.questions, start=1)]
+    return "\n".join(lines)
+
+
+def _plan(state: RunState) -> str:
+    assert state.plan is not None
+    head = f"\nResearch plan (revision {state.plan.revision}):"
+    note = f"\nNote: {state.plan.note}" if state.plan.note else ""
+    return f"{head}\n{show(state.plan)}{note}"
+
+
+class InteractiveResponder(Responder):
+    def answer(self, state: RunState) -> Answers:
+        print(_questions(state))
+        try:
+            return input("Your answer (/end finishes clarification): ")
+        except EOFError:
+            return "/end"
+
+    def plan_command(self, state: RunState) -> str | None:
+        print(_plan(state))
+        try:
+            return input("Plan — Enter approves; or add/edit/remove/move/replan …: ")
+        except EOFError:
+            return None
+
+
+class ReplayResponder(Responder):
+    """Lines of a file, in order: blank lines and lines starting with '#' are skipped."""
+
+    replaying = True
+
+    def __init__(self, file: Path) -> None:
+        try:
+            text = file.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ValueError(f"cannot read {file}: {exc.strerror}") from None
+        self.lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+
+    def _next(self, what: str) -> str | None:
+        if not self.lines:
+            err(f"the answers file has no more lines ({what} expected): the run waits")
+            return None
+        line = self.lines.pop(0)
+        err(f"> {line}")
+        return line
+
+    def answer(self, state: RunState) -> Answers:
+        err(_questions(state))
+        return self._next("an answer")
+
+    def plan_command(self, state: RunState) -> str | None:
+        err(_plan(state))
+        return self._next("a plan command")
+
+
+class AutoResponder(Responder):
+    def answer(self, state: RunState) -> Answers:
+        err(_questions(state) + "\n> /end (--auto)")
+        return "/end"
+
+    def plan_command(self, state: RunState) -> str | None:
+        err(_plan(state) + "\n> approve (--auto)")
+        return "approve"
+
+
+class EventPrinter:
+    """Progress on stderr, one line per event that a person wants to see."""
+
+    def __call__(self, event: ev.Event) -> None:
+        line = self.describe(event)
+        if line:
+            err(line)
+
+    @staticmethod
+    def describe(event: ev.Event) -> str | None:
+        match event:
+            case ev.PhaseStarted(phase=phase):
+                return f"— {phase} —"
+            case ev.QueriesGenerated(round=r, queries=qs):
+                return f"round {r} queries: " + " | ".join(qs)
+            case ev.ChunksRetrieved(new=n, duplicates=d):
+                return f"retrieved {n} new chunks ({d} seen before)"
+            case ev.CoverageUpdated(coverage=c, gaps=g):
+                return f"coverage {c:.0%}, {len(g)} gaps"
+            case ev.ClarificationEnded(reason=why, research_queries=qs):
+                return f"clarification ended ({why.replace('_', ' ')}); research queries: " + " | ".join(qs)
+            case ev.TokenUsage(purpose=p, call=u):
+                return f"  [{p}: {u.prompt_tokens}+{u.completion_tokens} tokens, {u.seconds:.1f}s]"
+            case ev.Warning(message=m) | ev.Error(message=m):
+                return f"{event.type}: {m}"
+        return None
+
+
+def summary(state: RunState) -> dict[str, Any]:
+    """The machine-readable summary of a run (--json, and summary.json in --out)."""
+    return {
+        "run_id": state.run_id,
+        "question": state.question,
+        "database": state.database,
+        "language": state.language,
+        "phase": state.phase,
+        "status": state.status,
+        "message": state.message,
+        "waiting_for": state.pending.kind if state.pending else None,
+        "rounds": len(state.clarification.rounds),
+        "termination": state.clarification.termination,
+        "research_queries": state.clarification.research_queries,
+        "anchor": state.anchor.model_dump(mode="json") if state.anchor else None,
+        "plan": state.plan.model_dump(mode="json") if state.plan else None,
+        "usage": state.usage.model_dump(),
+        "model": state.model,
+    }
+
+
+def write_outputs(out: Path, state: RunState, events: list[ev.Event]) -> None:
+    """The run as files: state.json, plan.json/plan.md, audit.jsonl (every event, prompts and answers)."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "state.json").write_text(state.model_dump_json(indent=2), encoding="utf-8")
+    if state.plan:
+        (out / "plan.json").write_text(state.plan.model_dump_json(indent=2), encoding="utf-8")
+        (out / "plan.md").write_text(f"# {state.question}\n\n{show(state.plan)}\n", encoding="utf-8")
+    with open(out / "audit.jsonl", "w", encoding="utf-8") as fh:
+        for event in events:
+            fh.write(event.model_dump_json() + "\n")
+    (out / "summary.json").write_text(json.dumps(summary(state), indent=2, ensure_ascii=False), encoding="utf-8")

@@ -1,0 +1,1 @@
+"""The research engine (DESIGN §5): runs, phases, checkpoints and events, with no Qt."""

@@ -1,0 +1,167 @@
+"""Phase 2 — the research plan (DESIGN §5): a to-do list whose task 0 is the original question, 3–5
+tasks to start and at most 15, each with context and subtasks. The user edits it, asks for a re-plan
+with feedback, and approves it. When the knowledge base cannot answer the question, the plan says so."""
+
+from __future__ import annotations
+
+from desktop.engine import events as ev
+from desktop.engine import prompts as P
+from desktop.engine.context import budgeted_excerpts, bullet_list, language_check
+from desktop.engine.schemas import PlanProposal
+from desktop.engine.state import Pending, Plan, RetrievedChunk, Todo
+from desktop.engine.step import StepContext
+
+
+class PlanEditError(ValueError):
+    """An edit the plan cannot take; the message says why."""
+
+
+def _check(language: str):  # noqa: ANN202
+    return language_check(language, lambda v: [i.task for i in v.items] + ([v.reason] if v.reason else []))  # type: ignore[attr-defined]
+
+
+async def _excerpts(ctx: StepContext) -> str:
+    """What the clarification found plus a fresh search for the research queries, most relevant first."""
+    state, cl = ctx.state, ctx.state.clarification
+    pool = dict(cl.chunks)
+    queries = cl.research_queries or [state.question]
+    for query, hits in zip(queries, await ctx.search(queries, ctx.settings.k_per_query)):
+        for rank, hit in enumerate(hits, start=1):
+            pool.setdefault(hit.chunk_id, RetrievedChunk(
+                chunk_id=hit.chunk_id, doc_id=hit.doc_id, doc=hit.doc, page=hit.page, section=hit.section,
+                text=hit.text, query=query, round=0, rank=rank))
+    order = await ctx.rank(" ".join([state.question, cl.summary or ""] + queries), list(pool))
+    text, _ = budgeted_excerpts([pool[c] for c in order], ctx.settings.plan_context_tokens, ctx.llm.count_tokens)
+    return text
+
+
+def _values(ctx: StepContext) -> dict[str, object]:
+    state = ctx.state
+    anchor = state.anchor
+    return {
+        "question": state.question,
+        "summary": state.clarification.summary or state.question,
+        "scope": anchor.scope if anchor else "-",
+        "avoid": "; ".join(anchor.avoid) if anchor and anchor.avoid else "-",
+        "p_min": ctx.settings.plan_min_items,
+        "p_max": ctx.settings.plan_max_initial,
+    }
+
+
+def _adopt(ctx: StepContext, proposal: PlanProposal, revision: int) -> str:
+    state = ctx.state
+    task0 = Todo(id=0, task=state.question, context=state.clarification.summary or "")
+    items = [task0] + [
+        Todo(id=i, task=item.task.strip(), context=item.context.strip(), subtasks=[s.strip() for s in item.subtasks if s.strip()])
+        for i, item in enumerate(proposal.items[: ctx.settings.plan_max_items - 1], start=1)
+    ]
+    note = None if proposal.answerable else (proposal.reason or "The knowledge base does not seem to hold the answer.")
+    state.plan = Plan(items=items, revision=revision, answerable=proposal.answerable, note=note)
+    state.pending = Pending(kind="approve_plan")
+    ctx.emit(ev.TodosProposed(revision=revision, items=[t.model_dump() for t in items],
+                              answerable=proposal.answerable, note=note))
+    ctx.emit(ev.CheckpointReached(kind="approve_plan"))
+    return "plan.wait"
+
+
+async def propose(ctx: StepContext) -> str:
+    if ctx.state.phase != "plan":
+        ctx.state.phase = "plan"
+        ctx.emit(ev.PhaseStarted(phase="plan"))
+    proposal = await ctx.ask(P.PLAN, PlanProposal, _check(ctx.state.language), excerpts=await _excerpts(ctx), **_values(ctx))
+    return _adopt(ctx, proposal, revision=1)
+
+
+async def replan(ctx: StepContext) -> str:
+    plan = ctx.state.plan
+    assert plan is not None and plan.feedback
+    current = "\n".join(f"{t.id}. {t.task}" + (f" — {t.context}" if t.context else "") for t in plan.items)
+    proposal = await ctx.ask(P.REPLAN, PlanProposal, _check(ctx.state.language), plan=current,
+                             feedback=plan.feedback, excerpts=await _excerpts(ctx), **_values(ctx))
+    return _adopt(ctx, proposal, revision=plan.revision + 1)
+
+
+# --- edits: commands of the user, no LLM involved ------------------------------------------------------
+
+
+def _item(plan: Plan, todo_id: int) -> Todo:
+    for t in plan.items:
+        if t.id == todo_id:
+            return t
+    raise PlanEditError(f"there is no to-do {todo_id}; the plan has {', '.join(str(t.id) for t in plan.items)}")
+
+
+def add(ctx: StepContext, task: str, context: str = "", subtasks: list[str] | None = None) -> None:
+    plan = ctx.state.plan
+    assert plan is not None
+    if not task.strip():
+        raise PlanEditError("a to-do needs a task")
+    if len(plan.items) >= ctx.settings.plan_max_items:
+        raise PlanEditError(f"a plan holds at most {ctx.settings.plan_max_items} to-dos; remove one first")
+    todo = Todo(id=plan.next_id(), task=task.strip(), context=context.strip(), subtasks=subtasks or [])
+    plan.items.append(todo)
+    ctx.emit(ev.PlanEdited(operation="add", detail=todo.model_dump()))
+
+
+def edit(ctx: StepContext, todo_id: int, task: str | None = None, context: str | None = None,
+         subtasks: list[str] | None = None) -> None:
+    plan = ctx.state.plan
+    assert plan is not None
+    todo = _item(plan, todo_id)
+    if task is not None and not task.strip():
+        raise PlanEditError("a to-do needs a task")
+    todo.task = task.strip() if task is not None else todo.task
+    todo.context = context.strip() if context is not None else todo.context
+    todo.subtasks = subtasks if subtasks is not None else todo.subtasks
+    ctx.emit(ev.PlanEdited(operation="edit", detail=todo.model_dump()))
+
+
+def remove(ctx: StepContext, todo_id: int) -> None:
+    plan = ctx.state.plan
+    assert plan is not None
+    if todo_id == 0:
+        raise PlanEditError("to-do 0 is the research question itself; edit it instead of removing it")
+    plan.items.remove(_item(plan, todo_id))
+    ctx.emit(ev.PlanEdited(operation="remove", detail={"id": todo_id}))
+
+
+def move(ctx: StepContext, todo_id: int, position: int) -> None:
+    """Put a to-do at ``position`` (1-based among the tasks after task 0)."""
+    plan = ctx.state.plan
+    assert plan is not None
+    if todo_id == 0:
+        raise PlanEditError("to-do 0, the research question, stays first")
+    todo = _item(plan, todo_id)
+    plan.items.remove(todo)
+    plan.items.insert(max(1, min(position, len(plan.items))), todo)
+    ctx.emit(ev.PlanEdited(operation="move", detail={"id": todo_id, "position": position}))
+
+
+def request_replan(ctx: StepContext, feedback: str) -> str:
+    plan = ctx.state.plan
+    assert plan is not None
+    if not feedback.strip():
+        raise PlanEditError("say what the new plan should do differently")
+    plan.feedback = feedback.strip()
+    ctx.state.pending = None
+    ctx.emit(ev.PlanEdited(operation="replan", detail={"feedback": plan.feedback}))
+    return "plan.replan"
+
+
+def approve(ctx: StepContext) -> str:
+    plan = ctx.state.plan
+    assert plan is not None
+    plan.approved, plan.feedback = True, None
+    ctx.state.pending = None
+    ctx.emit(ev.PlanApproved(items=len(plan.items)))
+    return "research.start"
+
+
+def show(plan: Plan) -> str:
+    lines = []
+    for t in plan.items:
+        lines.append(f"{t.id}. {t.task}")
+        if t.context:
+            lines.append(f"   {t.context}")
+        lines += [f"   - {s}" for s in t.subtasks]
+    return "\n".join(lines) or bullet_list([])

@@ -1,0 +1,227 @@
+"""The runner: drives a run step by step, persists after every step, publishes events, and takes the
+user's commands at the checkpoints. The CLI and the desktop bridge use only this class."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Awaitable, Callable
+from contextlib import suppress
+
+from desktop.engine import events as ev
+from desktop.engine import phase1, phase2
+from desktop.engine.state import RunState, now
+from desktop.engine.step import StepContext
+from desktop.engine.store import RunStore, RunSummary
+from desktop.kb.database import KnowledgeBase
+from desktop.kb.errors import KbError
+from desktop.llm.protocol import LlmBackend
+from desktop.llm.types import LlmError
+from desktop.settings import ResearchSettings
+
+StepFn = Callable[[StepContext], Awaitable[str]]
+
+NOT_YET = ("The plan is approved and saved. Research, synthesis and the report (phases 3 to 5) are not "
+           "available in this version, so the run stops here; it continues from this point with "
+           "'rabbithole research --resume {run_id}' once they are.")
+
+
+async def _research_not_available(ctx: StepContext) -> str:
+    ctx.state.phase = "research"
+    ctx.state.status = "stopped"
+    ctx.state.message = NOT_YET.format(run_id=ctx.state.run_id)
+    ctx.emit(ev.RunStopped(status="stopped", message=ctx.state.message))
+    return "research.start"
+
+
+STEPS: dict[str, StepFn] = {
+    "clarify.start": phase1.start,
+    "clarify.queries": phase1.queries,
+    "clarify.retrieve": phase1.retrieve,
+    "clarify.analyze": phase1.analyze,
+    "clarify.questions": phase1.questions,
+    "clarify.finalize": phase1.finalize,
+    "plan.propose": phase2.propose,
+    "plan.replan": phase2.replan,
+    "research.start": _research_not_available,
+}
+
+
+class CommandError(ValueError):
+    """A command that does not fit the run's state; the message says why."""
+
+
+class ResearchEngine:
+    def __init__(self, store: RunStore, llm: LlmBackend, open_kb: Callable[[str], KnowledgeBase],
+                 settings: ResearchSettings) -> None:
+        self.store = store
+        self.llm = llm
+        self._open_kb = open_kb
+        self.settings = settings
+        self._subscribers: list[ev.Subscriber] = []
+        self._kbs: dict[str, KnowledgeBase] = {}
+        self._running: dict[str, asyncio.Task[str]] = {}
+        self._cancelled: set[str] = set()
+
+    # --- observation ---------------------------------------------------------------------------
+
+    def subscribe(self, subscriber: ev.Subscriber) -> Callable[[], None]:
+        self._subscribers.append(subscriber)
+        return lambda: self._subscribers.remove(subscriber)
+
+    def runs(self) -> list[RunSummary]:
+        return self.store.runs()
+
+    def load(self, run_id: str) -> RunState:
+        return self.store.load(run_id)
+
+    def close(self) -> None:
+        for kb in self._kbs.values():
+            kb.close()
+        self._kbs.clear()
+
+    # --- starting and continuing -----------------------------------------------------------------
+
+    async def start(self, question: str, database: str) -> RunState:
+        if not question.strip():
+            raise CommandError("the research question is empty")
+        self._kb(database)  # a missing database fails here, before a run exists
+        state = RunState(run_id=uuid.uuid4().hex[:12], question=question.strip(), database=database,
+                         settings=self.settings.model_copy(), model=self.llm.model)
+        self._save(state, [])
+        return await self._drive(state)
+
+    async def resume(self, run_id: str) -> RunState:
+        state = self.store.load(run_id)
+        self._cancelled.discard(state.run_id)
+        if state.status in ("running", "cancelled", "failed", "stopped"):
+            state.status, state.message = "running", None
+        return await self._drive(state)
+
+    def cancel(self, run_id: str) -> None:
+        """Stop at once; the step in flight is abandoned and the run stays resumable from before it."""
+        self._cancelled.add(run_id)
+        task = self._running.get(run_id)
+        if task is not None:
+            task.cancel()
+
+    # --- commands at the checkpoints -------------------------------------------------------------
+
+    async def answer(self, run_id: str, text: str | None, end: bool = False) -> RunState:
+        """Answer the round's questions; ``end`` (or a last line '/end') also ends clarification."""
+        text, end = _split_end(text, end)
+        return await self._command(run_id, "answer", lambda ctx: phase1.take_answer(ctx, text, end))
+
+    async def end_clarification(self, run_id: str, answer: str | None = None) -> RunState:
+        return await self.answer(run_id, answer, end=True)
+
+    async def add_todo(self, run_id: str, task: str, context: str = "", subtasks: list[str] | None = None) -> RunState:
+        return await self._edit(run_id, lambda ctx: phase2.add(ctx, task, context, subtasks))
+
+    async def edit_todo(self, run_id: str, todo_id: int, task: str | None = None, context: str | None = None,
+                        subtasks: list[str] | None = None) -> RunState:
+        return await self._edit(run_id, lambda ctx: phase2.edit(ctx, todo_id, task, context, subtasks))
+
+    async def remove_todo(self, run_id: str, todo_id: int) -> RunState:
+        return await self._edit(run_id, lambda ctx: phase2.remove(ctx, todo_id))
+
+    async def move_todo(self, run_id: str, todo_id: int, position: int) -> RunState:
+        return await self._edit(run_id, lambda ctx: phase2.move(ctx, todo_id, position))
+
+    async def replan(self, run_id: str, feedback: str) -> RunState:
+        return await self._command(run_id, "approve_plan", lambda ctx: phase2.request_replan(ctx, feedback))
+
+    async def approve(self, run_id: str) -> RunState:
+        return await self._command(run_id, "approve_plan", phase2.approve)
+
+    async def _edit(self, run_id: str, change: Callable[[StepContext], None]) -> RunState:
+        def apply(ctx: StepContext) -> str:
+            change(ctx)
+            return ctx.state.next_step  # edits keep the run waiting for approval
+
+        return await self._command(run_id, "approve_plan", apply)
+
+    async def _command(self, run_id: str, expected: str, apply: Callable[[StepContext], str]) -> RunState:
+        state = self.store.load(run_id)
+        if state.pending is None or state.pending.kind != expected:
+            waiting = state.pending.kind if state.pending else state.status
+            raise CommandError(f"run {state.run_id} is not waiting for that (it is {waiting.replace('_', ' ')})")
+        ctx = StepContext(state.model_copy(deep=True), self._kb(state.database), self.llm)
+        try:
+            nxt = apply(ctx)
+        except phase2.PlanEditError as exc:
+            raise CommandError(str(exc)) from None
+        ctx.state.next_step = nxt
+        ctx.state.status = "waiting" if nxt.endswith(".wait") else "running"
+        ctx.state.updated_at = now()
+        self._save(ctx.state, ctx.events)
+        return await self._drive(ctx.state)
+
+    # --- the loop ------------------------------------------------------------------------------
+
+    async def _drive(self, state: RunState) -> RunState:
+        while True:
+            if state.next_step.endswith(".wait") or state.status == "stopped":
+                if state.next_step.endswith(".wait") and state.status != "waiting":
+                    state = state.model_copy(update={"status": "waiting", "updated_at": now()})
+                    self._save(state, [])
+                return state
+            if state.run_id in self._cancelled:
+                return self._halt(state, "cancelled", "Cancelled; resume to continue from here.")
+            state = await self._step(state)
+            if state.status in ("cancelled", "failed"):
+                return state
+
+    async def _step(self, state: RunState) -> RunState:
+        fn = STEPS.get(state.next_step)
+        if fn is None:
+            return self._halt(state, "failed", f"unknown step '{state.next_step}' (written by another version?)")
+        ctx = StepContext(state.model_copy(deep=True), self._kb(state.database), self.llm)
+        ctx.state.status = "running"
+        task = asyncio.ensure_future(fn(ctx))
+        self._running[state.run_id] = task
+        try:
+            nxt = await task
+        except asyncio.CancelledError:
+            if state.run_id not in self._cancelled:
+                raise  # cancelled from outside (shutdown): nothing to record
+            return self._halt(state, "cancelled", "Cancelled; resume to continue from here.")
+        except (LlmError, KbError) as exc:
+            return self._halt(state, "failed", f"{exc} — fix this and resume the run to continue from here.")
+        finally:
+            self._running.pop(state.run_id, None)
+        new = ctx.state
+        if new.status == "running" and nxt.endswith(".wait"):
+            new.status = "waiting"
+        new.next_step, new.steps, new.updated_at = nxt, new.steps + 1, now()
+        self._save(new, ctx.events)
+        return new
+
+    def _halt(self, state: RunState, status: str, message: str) -> RunState:
+        halted = state.model_copy(update={"status": status, "message": message, "updated_at": now()})
+        kind = ev.Error(message=message) if status == "failed" else ev.RunStopped(status=status, message=message)
+        self._save(halted, [kind.model_copy(update={"run_id": state.run_id})])
+        return halted
+
+    def _save(self, state: RunState, events: list[ev.Event]) -> None:
+        self.store.save(state, events)
+        for event in events:
+            for subscriber in list(self._subscribers):
+                with suppress(Exception):  # a failing observer must not break the run
+                    subscriber(event)
+
+    def _kb(self, database: str) -> KnowledgeBase:
+        if database not in self._kbs:
+            self._kbs[database] = self._open_kb(database)
+        return self._kbs[database]
+
+
+def _split_end(text: str | None, end: bool) -> tuple[str | None, bool]:
+    """'/end' alone ends clarification; at the end of an answer ("Adults only. /end", or on its own
+    last line) it ends it after that answer, which still counts."""
+    if text is None:
+        return None, end
+    stripped = text.rstrip()
+    if stripped.lower().endswith("/end"):
+        return stripped[: -len("/end")].strip() or None, True
+    return text, end

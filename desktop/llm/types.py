@@ -1,0 +1,143 @@
+"""The vocabulary of the LLM layer: messages, options, results, usage, health, and the errors a user
+can act on. Backends and the engine share these; nothing here talks to a server."""
+
+from __future__ import annotations
+
+from typing import Generic, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+T = TypeVar("T", bound=BaseModel)
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Message(_Model):
+    role: Literal["system", "user", "assistant"]
+    content: str
+
+
+class CallOptions(_Model):
+    """Per-call knobs; anything left None comes from the backend's settings."""
+
+    model: str | None = None
+    temperature: float | None = Field(None, ge=0, le=2)
+    max_tokens: int | None = Field(None, ge=1, description="answer tokens (Ollama num_predict)")
+    timeout_s: float | None = Field(None, gt=0)
+    purpose: str = Field("", description="what the call is for, for the audit trail ('clarify.analyze')")
+
+
+class Usage(_Model):
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    calls: int = 0
+    seconds: float = Field(0.0, description="time spent waiting for the server")
+
+    def __add__(self, other: "Usage") -> "Usage":
+        return Usage(
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+            calls=self.calls + other.calls,
+            seconds=self.seconds + other.seconds,
+        )
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+
+class Completion(_Model):
+    """One raw answer of the server."""
+
+    text: str = Field(description="the answer with any thinking removed")
+    thinking: str | None = None
+    finish_reason: str | None = Field(None, description="'stop', or 'length' when cut off at the token limit")
+    usage: Usage = Field(default_factory=Usage)
+    model: str = ""
+
+
+class Attempt(_Model):
+    """One try of a structured call, kept for the audit trail."""
+
+    raw: str
+    error: str | None = None
+    usage: Usage = Field(default_factory=Usage)
+
+
+class Structured(BaseModel, Generic[T]):
+    """A validated structured answer and how it was obtained."""
+
+    value: T
+    attempts: list[Attempt]
+    usage: Usage
+    model: str
+    messages: list[Message] = Field(description="the prompt as sent on the first attempt")
+
+
+class ModelInfo(_Model):
+    name: str
+    size_bytes: int | None = None
+    family: str | None = None
+    parameter_size: str | None = None
+    context_length: int | None = None
+    capabilities: list[str] = Field(default_factory=list)
+
+
+class Health(_Model):
+    ok: bool
+    backend: str
+    host: str
+    version: str | None = None
+    models: list[str] = Field(default_factory=list)
+    model_ready: bool = False
+    message: str = Field(description="one line for the status bar or doctor: what is wrong and what to do")
+
+
+class PullProgress(_Model):
+    status: str
+    completed: int | None = None
+    total: int | None = None
+
+
+# --- errors ----------------------------------------------------------------------------------------
+
+
+class LlmError(Exception):
+    """A problem with the LLM the user can act on; ``str(exc)`` is the message."""
+
+
+class LlmUnavailable(LlmError):
+    """No server answers at the host."""
+
+
+class ModelMissing(LlmError):
+    """The server answers but does not have the model."""
+
+
+class LlmTimeout(LlmError):
+    pass
+
+
+class LlmServerError(LlmError):
+    """The server answered with an error (HTTP 5xx and the like)."""
+
+
+class BadOutput(LlmError):
+    """The model gave no valid answer within the allowed retries."""
+
+    def __init__(self, message: str, attempts: list[Attempt]) -> None:
+        super().__init__(message)
+        self.attempts = attempts
+
+
+class PromptTooLong(LlmError):
+    """The prompt and the longest answer do not fit the context window; nothing was sent."""
+
+    def __init__(self, message: str, prompt_tokens: int, answer_tokens: int, context: int) -> None:
+        super().__init__(message)
+        self.prompt_tokens = prompt_tokens
+        self.answer_tokens = answer_tokens
+        self.context = context
+        self.over_by = prompt_tokens + answer_tokens - context

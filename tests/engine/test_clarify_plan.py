@@ -1,0 +1,189 @@
+"""Phases 1 and 2 end to end through the fake LLM server and the sample database."""
+
+from __future__ import annotations
+
+import pytest
+from support import fake_ollama_replies as replies
+from support.research_llm import QUESTION_DE, QUESTION_EN
+
+from desktop.engine import events as ev
+from desktop.engine.runner import CommandError
+from desktop.engine.state import RunState
+
+
+def _german(text: str) -> bool:
+    from desktop.kb.language import detect_language
+
+    return detect_language(text, default="?") == "de"
+
+
+def test_german_run_from_question_to_approved_plan(harness, research_llm) -> None:  # noqa: ANN001
+    async def scenario(engine):  # noqa: ANN001, ANN202
+        state = await engine.start(QUESTION_DE, "Sample")
+        assert (state.status, state.pending.kind, state.language) == ("waiting", "answer", "de")
+        first = state.clarification.rounds[0]
+        assert first.queries[0] == QUESTION_DE and len(first.queries) == 3
+        assert first.new_chunks and first.duplicates >= 0 and first.analysis.coverage == pytest.approx(0.4)
+        assert len(first.questions) == 2 and all(_german(q) for q in first.questions)
+
+        state = await engine.answer(state.run_id, "Berufliche Exposition, mit den Ausnahmen der Behörde.")
+        second = state.clarification.rounds[1]
+        assert second.index == 2 and second.queries and set(second.queries).isdisjoint(first.queries)
+        # every chunk of the run is counted once: what round 1 saw again is a duplicate
+        assert set(second.new_chunks).isdisjoint(first.new_chunks)
+
+        state = await engine.answer(state.run_id, "Nur Erwachsene.\n/end")
+        assert state.clarification.rounds[1].answer == "Nur Erwachsene."  # the last answer still counts
+        assert state.clarification.termination == "user_end"
+        assert state.anchor is not None and state.anchor.language == "de" and state.anchor.avoid
+        assert state.pending.kind == "approve_plan" and state.phase == "plan"
+        plan = state.plan
+        assert plan.items[0].id == 0 and plan.items[0].task == QUESTION_DE and 3 <= len(plan.items) - 1 <= 5
+
+        state = await engine.approve(state.run_id)
+        assert state.status == "stopped" and state.phase == "research" and "phases 3 to 5" in state.message
+        return state
+
+    state: RunState = harness.run(scenario)
+    kinds = harness.types()
+    for expected in ("phase_started", "queries_generated", "chunks_retrieved", "coverage_updated", "questions_asked",
+                     "answer_received", "clarification_ended", "todos_proposed", "plan_approved", "run_stopped"):
+        assert expected in kinds
+    asked = harness.of(ev.QuestionsAsked)[0]
+    assert (asked.round, asked.max_rounds, asked.coverage) == (1, 5, 0.4) and asked.gaps
+    calls = harness.of(ev.LlmCall)
+    assert {c.purpose for c in calls} >= {"clarify.queries", "clarify.analyze", "clarify.questions", "clarify.finalize",
+                                          "plan.propose"}
+    assert all(c.messages and c.attempts[0]["raw"] for c in calls)  # the audit trail has prompt and raw answer
+    assert state.usage.calls == sum(c.usage.calls for c in calls) and state.usage.prompt_tokens > 0
+    assert research_llm.calls["PlanProposal"] == 1
+
+
+def test_english_run_and_answer_language(harness) -> None:  # noqa: ANN001
+    async def scenario(engine):  # noqa: ANN001, ANN202
+        state = await engine.start(QUESTION_EN, "Sample")
+        assert state.language == "en" and not _german(" ".join(state.clarification.rounds[0].questions))
+        return await engine.end_clarification(state.run_id)
+
+    state = harness.run(scenario)
+    assert state.clarification.termination == "user_end" and state.clarification.rounds[0].answer is None
+    assert state.plan and state.plan.items[0].task == QUESTION_EN
+
+
+def test_max_rounds_and_token_budget(harness, engine_settings) -> None:  # noqa: ANN001
+    engine_settings.research.max_rounds = 2
+
+    async def rounds(engine):  # noqa: ANN001, ANN202
+        state = await engine.start(QUESTION_EN, "Sample")
+        state = await engine.answer(state.run_id, "Occupational.")
+        assert state.pending.kind == "answer" and len(state.clarification.rounds) == 2
+        return await engine.answer(state.run_id, "Adults only.")
+
+    state = harness.run(rounds)
+    assert state.clarification.termination == "max_rounds" and state.pending.kind == "approve_plan"
+
+    engine_settings.research.max_rounds = 5
+    engine_settings.research.clarify_token_budget = 1000  # spent by the first round's calls
+
+    async def budget(engine):  # noqa: ANN001, ANN202
+        state = await engine.start(QUESTION_EN, "Sample")
+        assert state.clarification.termination == "token_budget"
+        return state
+
+    state = harness.run(budget)
+    assert state.pending.kind == "approve_plan" and not state.clarification.rounds[0].questions
+
+
+def test_convergence_is_suggested_not_forced(harness, research_llm) -> None:  # noqa: ANN001
+    research_llm.coverage, research_llm.gaps = 0.9, 1
+    research_llm.overrides["SearchQueries"] = {"queries": ["Grenzwert effektive Dosis", "Grenzwert effektive Dosis",
+                                                           "Grenzwert effektive Dosis beruflich"]}
+
+    async def scenario(engine):  # noqa: ANN001, ANN202
+        state = await engine.start(QUESTION_DE, "Sample")
+        assert not state.clarification.rounds[0].suggest_end  # round 1 cannot have converged
+        state = await engine.answer(state.run_id, "Berufliche Exposition.")
+        return state
+
+    state = harness.run(scenario)
+    second = state.clarification.rounds[1]
+    assert second.duplicate_share >= 0.7 and second.suggest_end
+    assert state.status == "waiting" and state.pending.kind == "answer"  # the user decides
+    assert harness.of(ev.QuestionsAsked)[-1].suggest_end
+
+
+def test_plan_edits_replan_and_limits(harness, research_llm, engine_settings) -> None:  # noqa: ANN001
+    engine_settings.research.plan_max_items = 6
+
+    async def scenario(engine):  # noqa: ANN001, ANN202
+        state = await engine.start(QUESTION_EN, "Sample")
+        state = await engine.end_clarification(state.run_id, "Occupational exposure only.")
+        run = state.run_id
+        ids = [t.id for t in state.plan.items]
+        state = await engine.add_todo(run, "Compare with the limits for apprentices", context="training")
+        new_id = state.plan.items[-1].id
+        assert new_id == max(ids) + 1 and state.plan.items[-1].context == "training"
+        state = await engine.edit_todo(run, ids[1], task="Find the annual limit in § 78 StrlSchG")
+        assert state.plan.items[1].task == "Find the annual limit in § 78 StrlSchG"
+        state = await engine.move_todo(run, new_id, 1)
+        assert [t.id for t in state.plan.items][:2] == [0, new_id]
+        state = await engine.remove_todo(run, ids[2])
+        assert ids[2] not in [t.id for t in state.plan.items]
+        with pytest.raises(CommandError, match="research question"):
+            await engine.remove_todo(run, 0)
+        with pytest.raises(CommandError, match="no to-do 99"):
+            await engine.edit_todo(run, 99, task="x")
+        await engine.add_todo(run, "one more")
+        await engine.add_todo(run, "and another")
+        with pytest.raises(CommandError, match="at most 6"):
+            await engine.add_todo(run, "too many")
+        with pytest.raises(CommandError, match="not waiting"):
+            await engine.answer(run, "an answer at the wrong time")
+        state = await engine.replan(run, "Focus on the exceptions of the authority.")
+        assert state.plan.revision == 2 and state.plan.feedback is None
+        return state
+
+    state = harness.run(scenario)
+    replan = [c for c in harness.of(ev.LlmCall) if c.purpose == "plan.replan"][0]
+    assert "Focus on the exceptions of the authority." in replan.messages[1]["content"]
+    assert research_llm.calls["PlanProposal"] == 2 and state.pending.kind == "approve_plan"
+
+
+def test_out_of_scope_question_is_told_honestly(harness, research_llm) -> None:  # noqa: ANN001
+    research_llm.answerable = False
+
+    async def scenario(engine):  # noqa: ANN001, ANN202
+        state = await engine.start("What did the board decide about the 2023 marketing budget?", "Sample")
+        return await engine.end_clarification(state.run_id)
+
+    state = harness.run(scenario)
+    assert not state.plan.answerable and "radiation protection law" in state.plan.note
+    assert [t.id for t in state.plan.items] == [0]
+    assert harness.of(ev.TodosProposed)[-1].note == state.plan.note
+
+
+def test_wrong_language_questions_are_asked_again(harness, research_llm) -> None:  # noqa: ANN001
+    research_llm.once["FollowUpQuestions"] = [replies.wrong_language(
+        '{"questions": ["Are you interested in occupational exposure or in the exposure of the public?", '
+        '"Should the exceptions for single years be included as well?"]}')]
+
+    async def scenario(engine):  # noqa: ANN001, ANN202
+        return await engine.start(QUESTION_DE, "Sample")
+
+    state = harness.run(scenario)
+    assert all(_german(q) for q in state.clarification.rounds[0].questions)
+    call = [c for c in harness.of(ev.LlmCall) if c.purpose == "clarify.questions"][0]
+    assert len(call.attempts) == 2 and "German" in (call.attempts[0]["error"] or "")
+
+
+@pytest.mark.parametrize(("text", "answer", "ends"), [
+    ("Nur Erwachsene.", "Nur Erwachsene.", False),
+    ("/end", None, True),
+    ("  /END  ", None, True),
+    ("Nur Erwachsene. /end", "Nur Erwachsene.", True),
+    ("Nur Erwachsene.\n/end\n", "Nur Erwachsene.", True),
+])
+def test_end_marker(text: str, answer: str | None, ends: bool) -> None:
+    from desktop.engine.runner import _split_end
+
+    assert _split_end(text, False) == (answer if ends else text, ends)

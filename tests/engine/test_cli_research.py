@@ -1,0 +1,115 @@
+"""``rabbithole research``, ``runs`` and ``doctor`` against the fake LLM server."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from support.research_llm import QUESTION_DE, QUESTION_EN
+
+from desktop.cli import main
+
+
+def research(capsys, sample_paths, fake_llm, *args: str) -> tuple[int, str, str]:  # noqa: ANN001
+    paths, _ = sample_paths
+    code = main(["research", *args, "--llm-host", fake_llm.url, "--model", "research-test",
+                 "--data-dir", str(paths.data_dir)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_auto_run_writes_state_plan_and_audit(capsys, sample_paths, fake_llm, tmp_path: Path) -> None:  # noqa: ANN001
+    out_dir = tmp_path / "out"
+    code, out, err = research(capsys, sample_paths, fake_llm, QUESTION_DE, "--db", "Sample", "--auto", "--json",
+                              "--out", str(out_dir))
+    summary = json.loads(out)
+    assert code == 0
+    assert (summary["status"], summary["phase"], summary["language"]) == ("stopped", "research", "de")
+    assert "phases 3 to 5" in summary["message"] and summary["run_id"]
+    assert summary["plan"]["approved"] and summary["plan"]["items"][0]["task"] == QUESTION_DE
+    assert summary["termination"] == "user_end" and summary["rounds"] == 1 and summary["usage"]["calls"] >= 5
+    assert "round 1 queries" in err and "clarification ended" in err
+    for name in ("state.json", "plan.json", "plan.md", "audit.jsonl", "summary.json"):
+        assert (out_dir / name).is_file(), name
+    audit = [json.loads(line) for line in (out_dir / "audit.jsonl").read_text().splitlines()]
+    prompts = [e for e in audit if e["type"] == "llm_call"]
+    assert prompts and all(e["messages"] and e["attempts"][0]["raw"] for e in prompts)
+    assert json.loads((out_dir / "summary.json").read_text())["run_id"] == summary["run_id"]
+
+
+def test_answers_file_replays_answers_and_plan_edits(capsys, sample_paths, fake_llm, tmp_path: Path) -> None:  # noqa: ANN001
+    script = tmp_path / "answers.txt"
+    script.write_text("# clarification\nOccupational exposure of adults.\nNo exceptions, please. /end\n"
+                      "# plan\nadd Compare with the limits for apprentices\nremove 1\nmove 4 1\napprove\n")
+    code, out, err = research(capsys, sample_paths, fake_llm, QUESTION_EN, "--db", "Sample", "--answers",
+                              str(script), "--json")
+    summary = json.loads(out)
+    assert code == 0 and summary["status"] == "stopped" and summary["rounds"] == 2
+    tasks = [t["task"] for t in summary["plan"]["items"]]
+    assert tasks[0] == QUESTION_EN and tasks[1] == "Compare with the limits for apprentices"
+    assert summary["plan"]["items"][1]["id"] == 4 and 1 not in [t["id"] for t in summary["plan"]["items"]]
+    assert "> No exceptions, please. /end" in err
+
+
+def test_run_waits_when_answers_run_out_and_resumes(capsys, sample_paths, fake_llm, tmp_path: Path) -> None:  # noqa: ANN001
+    script = tmp_path / "answers.txt"
+    script.write_text("Occupational exposure.\n")
+    code, out, err = research(capsys, sample_paths, fake_llm, QUESTION_EN, "--db", "Sample", "--answers", str(script),
+                              "--json")
+    waiting = json.loads(out)
+    assert code == 0 and waiting["status"] == "waiting" and waiting["waiting_for"] == "answer" and waiting["rounds"] == 2
+    assert "no more lines" in err
+
+    code, out, _ = research(capsys, sample_paths, fake_llm, "--resume", waiting["run_id"][:8], "--auto", "--json")
+    done = json.loads(out)
+    assert code == 0 and done["run_id"] == waiting["run_id"] and done["status"] == "stopped" and done["rounds"] == 2
+
+    paths, _ = sample_paths
+    assert main(["runs", "--json", "--data-dir", str(paths.data_dir)]) == 0
+    runs = json.loads(capsys.readouterr().out)
+    assert waiting["run_id"] in [r["run_id"] for r in runs]
+
+
+def test_interactive_terminal(capsys, sample_paths, fake_llm, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+    monkeypatch.setattr("sys.stdin", io.StringIO("Berufliche Exposition /end\nedit 1 Grenzwert in § 78 StrlSchG prüfen\n\n"))
+    code, out, err = research(capsys, sample_paths, fake_llm, QUESTION_DE, "--db", "Sample")
+    assert code == 0
+    assert "Round 1/5" in out and "coverage 40%" in out and "Research plan (revision 1)" in out
+    assert "1. Grenzwert in § 78 StrlSchG prüfen" in out  # the edit shows when the plan is shown again
+    assert "stopped" in out and "phases 3 to 5" in out
+
+
+def test_server_down_is_a_message_not_a_traceback(capsys, sample_paths, fake_llm) -> None:  # noqa: ANN001
+    fake_llm.stop()
+    code, out, err = research(capsys, sample_paths, fake_llm, QUESTION_EN, "--db", "Sample", "--auto")
+    assert code == 1 and "Traceback" not in err
+    assert "not running" in out and fake_llm.url in out and "--resume" in out
+
+
+def test_bad_invocations(capsys, sample_paths, fake_llm) -> None:  # noqa: ANN001
+    assert research(capsys, sample_paths, fake_llm, QUESTION_EN)[0] == 1  # no --db
+    code, _, err = research(capsys, sample_paths, fake_llm, "--resume", "nosuchrun")
+    assert code == 1 and "No research run" in err
+    code, _, err = research(capsys, sample_paths, fake_llm, QUESTION_EN, "--db", "Nope", "--auto")
+    assert code == 1 and "No database named 'Nope'" in err
+
+
+def test_doctor(capsys, sample_paths, fake_llm) -> None:  # noqa: ANN001
+    paths, _ = sample_paths
+    code = main(["doctor", "--json", "--data-dir", str(paths.data_dir)])
+    checks = {c["name"]: c for c in json.loads(capsys.readouterr().out)}
+    # the settings point to no server, so the LLM check fails and says what to do
+    assert code == 1 and checks["LLM server (ollama)"]["level"] == "fail"
+    assert checks["database Sample"]["level"] == "ok" and checks["offline embedder"]["level"] == "ok"
+    assert checks["Qt"]["level"] == "ok"
+
+    settings_file = paths.settings_file
+    settings_file.write_text(json.dumps({"llm": {"host": fake_llm.url, "model": "research-test"}}))
+    try:
+        main(["doctor", "--json", "--data-dir", str(paths.data_dir)])
+        checks = {c["name"]: c for c in json.loads(capsys.readouterr().out)}
+    finally:
+        settings_file.unlink()
+    assert checks["LLM server (ollama)"]["level"] == "ok" and checks["LLM model"]["level"] == "ok"

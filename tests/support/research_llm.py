@@ -1,0 +1,120 @@
+"""A scripted research LLM for the fake server: it answers each engine prompt by the JSON schema the
+engine asks for (its title is the pydantic model's name), in German or English, and lets a test bend
+single answers (coverage, an unanswerable plan, a wrong-language reply, a fault)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from support import fake_ollama_replies as replies
+from support.fake_ollama_replies import RecordedRequest, ReplyLike
+
+TEXTS = {
+    "de": {
+        "queries": ["Grenzwerte beruflich exponierte Personen", "Strahlenschutz Dosis Überwachung",
+                    "zuständige Behörde Ausnahme Grenzwert", "Begriffsbestimmung effektive Dosis",
+                    "Pflichten des Strahlenschutzverantwortlichen"],
+        "gap": "Es ist unklar, ob die Frage berufliche oder öffentliche Exposition betrifft",
+        "question": "Geht es Ihnen um die berufliche Exposition oder um die Exposition der Bevölkerung?",
+        "question2": "Sollen auch die Ausnahmen der Behörde für einzelne Jahre betrachtet werden?",
+        "scope": "Grenzwerte der effektiven Dosis für beruflich exponierte Personen nach dem Strahlenschutzgesetz",
+        "summary": "Gesucht sind die Grenzwerte der effektiven Dosis für beruflich exponierte Personen und die "
+                   "Ausnahmen, die die Behörde im Einzelfall zulassen kann.",
+        "task": "Grenzwert der effektiven Dosis für beruflich exponierte Personen ermitteln",
+        "task2": "Ausnahmen der zuständigen Behörde für einzelne Jahre prüfen",
+        "task3": "Grenzwerte für Personen unter 18 Jahren prüfen",
+        "context": "Dieser Schritt klärt den Kern der Frage.",
+        "reason": "Die Wissensbasis enthält nur Strahlenschutzrecht; zu dieser Frage gibt es keine Dokumente.",
+    },
+    "en": {
+        "queries": ["annual dose limit occupational exposure", "radiation protection dose monitoring",
+                    "competent authority exception dose limit", "definition effective dose",
+                    "duties of the radiation protection officer"],
+        "gap": "It is unclear whether the question is about occupational or public exposure",
+        "question": "Are you interested in occupational exposure or in the exposure of the public?",
+        "question2": "Should the exceptions the authority may allow for single years be included?",
+        "scope": "Limits of the effective dose for occupationally exposed persons",
+        "summary": "The user wants the limits of the effective dose for occupationally exposed persons and the "
+                   "exceptions the authority may allow in single cases.",
+        "task": "Find the limit of the effective dose for occupationally exposed persons",
+        "task2": "Check the exceptions the competent authority may allow for single years",
+        "task3": "Check the limits for persons under 18 years",
+        "context": "This step settles the core of the question.",
+        "reason": "The knowledge base only holds radiation protection law; no document covers this question.",
+    },
+}
+
+
+def schema_title(body: dict[str, Any]) -> str | None:
+    fmt = body.get("format")
+    if isinstance(fmt, dict):
+        return fmt.get("title")
+    rf = body.get("response_format") or {}
+    schema = (rf.get("json_schema") or {}).get("schema") or {}
+    return schema.get("title") or (rf.get("json_schema") or {}).get("name")
+
+
+def prompt_text(body: dict[str, Any]) -> str:
+    return "\n".join(str(m.get("content", "")) for m in body.get("messages", []))
+
+
+@dataclass
+class ResearchLLM:
+    """Call it as the fake server's responder. ``overrides[title]`` replaces the default answer of
+    that schema (a dict, a Reply fault, or a callable of the request); ``once[title]`` does so for
+    the next call only."""
+
+    coverage: float = 0.4
+    gaps: int = 2
+    answerable: bool = True
+    plan_items: int = 3
+    overrides: dict[str, ReplyLike | Callable[[RecordedRequest], ReplyLike]] = field(default_factory=dict)
+    once: dict[str, list[ReplyLike]] = field(default_factory=dict)
+    calls: Counter = field(default_factory=Counter)
+
+    def __call__(self, request: RecordedRequest) -> ReplyLike | None:
+        body = request.body or {}
+        title = schema_title(body)
+        if title is None:
+            return None
+        self.calls[title] += 1
+        if self.once.get(title):
+            return self.once[title].pop(0)
+        if title in self.overrides:
+            answer = self.overrides[title]
+            return answer(request) if callable(answer) else answer
+        language = "de" if re.search(r"\bin German\b", prompt_text(body)) else "en"
+        return replies.as_json(self.default(title, language, prompt_text(body)))
+
+    def default(self, title: str, language: str, prompt: str) -> dict[str, Any]:
+        t = TEXTS[language]
+        if title == "SearchQueries":
+            n = int(m.group(1)) if (m := re.search(r"exactly (\d+)", prompt)) else 3
+            used = set(re.findall(r"^- (.+)$", prompt, re.M))
+            pool = [q for q in t["queries"] if q not in used] or [f"{t['queries'][0]} {self.calls[title]}"]
+            return {"queries": (pool * n)[:n]}
+        if title == "RetrievalAnalysis":
+            return {"key_concepts": ["effektive Dosis" if language == "de" else "effective dose", "Grenzwert"],
+                    "entities": ["StrlSchG", "§ 78"], "scope": t["scope"], "assumed_context": [],
+                    "knowledge_gaps": [t["gap"]] * self.gaps, "coverage": self.coverage}
+        if title == "FollowUpQuestions":
+            return {"questions": [t["question"], t["question2"]]}
+        if title == "ClarificationResult":
+            return {"research_queries": t["queries"][:3], "key_entities": ["StrlSchG", "§ 78"], "scope": t["scope"],
+                    "refinements": [t["question"]], "avoid": ["Exposition der Bevölkerung" if language == "de" else "public exposure"],
+                    "summary": t["summary"]}
+        if title == "PlanProposal":
+            if not self.answerable:
+                return {"answerable": False, "reason": t["reason"], "items": []}
+            tasks = [t["task"], t["task2"], t["task3"]] * 5
+            return {"answerable": True, "reason": "", "items": [
+                {"task": tasks[i], "context": t["context"], "subtasks": [t["task3"]]} for i in range(self.plan_items)]}
+        raise AssertionError(f"the test LLM has no answer for schema {title}")
+
+
+QUESTION_DE = "Welche effektive Jahresdosis darf eine beruflich exponierte Person höchstens erhalten?"
+QUESTION_EN = "What is the maximum annual effective dose for occupationally exposed persons?"
