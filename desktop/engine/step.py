@@ -47,8 +47,8 @@ class StepContext:
         return result.value
 
     async def search(self, queries: list[str], k: int) -> list[list[SearchHit]]:
-        """Hybrid searches run side by side in worker threads (the index is not async)."""
-        return list(await asyncio.gather(*(asyncio.to_thread(self.kb.search, q, k) for q in queries)))
+        """Hybrid searches in a worker thread (the index is not async), queries embedded in one batch."""
+        return await asyncio.to_thread(self.kb.search_many, queries, k)
 
     async def rank(self, text: str, chunk_ids: list[str]) -> list[str]:
         return [cid for cid, _ in await asyncio.to_thread(self.kb.rank, text, chunk_ids)]

@@ -200,6 +200,16 @@ class KnowledgeBase:
         documents = self.documents()
         return self._searcher.search(query, k, mode, scope_for(documents, filt), documents)
 
+    def search_many(self, queries: list[str], k: int = 10, mode: SearchMode = "hybrid",
+                    filt: SearchFilter | None = None) -> list[list[SearchHit]]:
+        """Several searches with their queries embedded in one batch (what the engine does each round)."""
+        documents = self.documents()
+        scope = scope_for(documents, filt)
+        vectors: list[np.ndarray | None] = [None] * len(queries)
+        if mode != "lexical" and queries and self.catalog.count_embedded():
+            vectors = list(self.embedder.embed_queries(queries))
+        return [self._searcher.search(q, k, mode, scope, documents, v) for q, v in zip(queries, vectors)]
+
     def rank(self, query: str, chunk_ids: list[str]) -> list[tuple[str, float]]:
         """Chunks ordered by the cosine similarity of their stored vectors to ``query``, best first;
         chunks without a vector yet follow in the given order with a score of 0."""

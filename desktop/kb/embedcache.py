@@ -55,6 +55,9 @@ class EmbeddingCache:
             self._db.close()
 
 
+_RECENT_QUERIES = 512
+
+
 class CachedEmbedder:
     """Wraps an embedder; passages come from the cache when they can."""
 
@@ -64,6 +67,7 @@ class CachedEmbedder:
         self.spec = inner.spec
         self.model_id = inner.model_id
         self.cache_hits = 0
+        self._recent: dict[str, np.ndarray] = {}
 
     @property
     def dim(self) -> int:
@@ -87,4 +91,14 @@ class CachedEmbedder:
         return out
 
     def embed_query(self, text: str) -> np.ndarray:
-        return self.inner.embed_query(text)
+        return self.embed_queries([text])[0]
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        """Queries repeat (a re-plan searches the plan's queries again): the recent ones stay in memory."""
+        missing = list(dict.fromkeys(t for t in texts if t not in self._recent))
+        if missing:
+            for text, vector in zip(missing, self.inner.embed_queries(missing)):
+                self._recent[text] = vector
+                while len(self._recent) > _RECENT_QUERIES:
+                    self._recent.pop(next(iter(self._recent)))
+        return np.stack([self._recent[t] for t in texts])

@@ -31,6 +31,8 @@ class Embedder(Protocol):
 
     def embed_query(self, text: str) -> np.ndarray: ...
 
+    def embed_queries(self, texts: list[str]) -> np.ndarray: ...
+
 
 def _normalise(vectors: np.ndarray) -> np.ndarray:
     vectors = np.asarray(vectors, dtype=np.float32)
@@ -72,9 +74,13 @@ class OfflineEmbedder:
             return _normalise(model.passage(list(texts)))
 
     def embed_query(self, text: str) -> np.ndarray:
+        return self.embed_queries([text])[0]
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        """Several queries in one call: one pass through the engine instead of one each."""
         model = self._get()
         with self._lock:
-            return _normalise(model.query(text))
+            return _normalise(np.atleast_2d(model.query(list(texts))))
 
 
 # (query, passage) templates by model family: models trained with instructions or prefixes retrieve
@@ -142,7 +148,11 @@ class OllamaEmbedder:
         return self._embed([template.format(t) for t in texts])
 
     def embed_query(self, text: str) -> np.ndarray:
-        return self._embed([_prompts(self.model)[0].format(text)])[0]
+        return self.embed_queries([text])[0]
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        template = _prompts(self.model)[0]
+        return self._embed([template.format(t) for t in texts])
 
 
 def make_embedder(spec: str, ollama_host: str) -> Embedder:

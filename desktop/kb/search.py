@@ -122,10 +122,10 @@ class Searcher:
         where, params = scope.sql_where()
         return self.catalog.lexical(match, limit, where, params)
 
-    def dense_ranking(self, query: str, scope: Scope, limit: int) -> list[tuple[str, float]]:
+    def dense_ranking(self, query: str, scope: Scope, limit: int, vector: np.ndarray | None = None) -> list[tuple[str, float]]:
         if self.catalog.count_embedded() == 0:
             return []  # nothing to compare with: do not load a model or call a server for nothing
-        return self.dense(self.embed_query(query), limit, scope.chroma_where())
+        return self.dense(self.embed_query(query) if vector is None else vector, limit, scope.chroma_where())
 
     def citation_ranking(self, query: str, scope: Scope) -> list[str]:
         ranking: list[str] = []
@@ -133,11 +133,13 @@ class Searcher:
             ranking += [c.chunk_id for c in unit if scope.admits(c)][:CITATION_CHUNKS]
         return ranking
 
-    def search(self, query: str, k: int, mode: SearchMode, scope: Scope, documents: list[DocumentInfo]) -> list[SearchHit]:
+    def search(self, query: str, k: int, mode: SearchMode, scope: Scope, documents: list[DocumentInfo],
+               vector: np.ndarray | None = None) -> list[SearchHit]:
+        """The k best chunks; ``vector`` is the query's embedding when the caller already has it."""
         if scope.empty or not query.strip():
             return []
         fetch = max(self.fetch_k, k)
-        dense = self.dense_ranking(query, scope, fetch) if mode in ("hybrid", "dense") else []
+        dense = self.dense_ranking(query, scope, fetch, vector) if mode in ("hybrid", "dense") else []
         lexical = self.lexical_ranking(query, scope, fetch) if mode in ("hybrid", "lexical") else []
         if mode == "hybrid":
             rankings = [[c for c, _ in dense], [c for c, _ in lexical], self.citation_ranking(query, scope)]

@@ -150,3 +150,9 @@ def test_first_searches_from_several_threads_at_once(sample_paths) -> None:  # n
     for _ in range(2):  # the race does not lose every time
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
         assert done.returncode == 0 and done.stdout.strip() == "True", done.stderr[-1500:]
+
+
+def test_search_many_equals_single_searches(filled: KnowledgeBase) -> None:
+    queries = ["cloud revenue growth", "Überwachung radioaktiver Stoffe", "§ 3 PrüfG"]
+    assert filled.search_many(queries, k=4) == [filled.search(q, k=4) for q in queries]
+    assert filled.search_many([], k=4) == []
