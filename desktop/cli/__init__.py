@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from desktop import __version__
 from desktop.cli import kb as kb_commands
 from desktop.cli import doctor as doctor_commands
+from desktop.cli import models as models_commands
 from desktop.cli import research as research_commands
 from desktop.cli.console import err
 from desktop.kb.errors import KbError
@@ -35,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     kb_commands.register(commands, common)
     research_commands.register(commands, common)
     doctor_commands.register(commands, common)
+    models_commands.register(commands, common)
     return parser
 
 

@@ -113,3 +113,19 @@ def test_doctor(capsys, sample_paths, fake_llm) -> None:  # noqa: ANN001
     finally:
         settings_file.unlink()
     assert checks["LLM server (ollama)"]["level"] == "ok" and checks["LLM model"]["level"] == "ok"
+
+
+def test_models_list_and_pull(capsys, sample_paths, tmp_path) -> None:  # noqa: ANN001
+    from support.fake_ollama import FakeOllama
+    from support.fake_ollama_replies import chat_model
+
+    data = str(tmp_path / "data")
+    with FakeOllama([chat_model("research-test:latest")], pullable=[chat_model("qwen3:8b", "qwen3", 40960)]) as fake:
+        assert main(["models", "--json", "--llm-host", fake.url, "--data-dir", data]) == 0
+        names = [m["name"] for m in json.loads(capsys.readouterr().out)]
+        assert names == ["research-test:latest"]
+        assert main(["models", "--pull", "qwen3:8b", "--llm-host", fake.url, "--data-dir", data]) == 0
+        out, err = capsys.readouterr()
+        assert "pulled qwen3:8b" in out and "%" in err and "success" in err
+        assert main(["models", "--pull", "no-such-model", "--llm-host", fake.url, "--data-dir", data]) == 1
+        assert "no-such-model" in capsys.readouterr().err
