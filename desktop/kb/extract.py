@@ -5,6 +5,9 @@ memory and one huge file still uses every core."""
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.connection
+import os
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -65,6 +68,19 @@ def extract_range(job: ExtractJob) -> list[PageResult]:
         doc.close()
 
 
+def _exit_with_parent() -> None:
+    """In a worker: end when the process that started it ends, even by SIGKILL, instead of lingering."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
 class WorkerCrashed(Exception):
     """A worker process died while reading a file (a PDF that crashes MuPDF, or memory)."""
 
@@ -80,7 +96,8 @@ class ExtractionPool:
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             # spawn: the parent holds threads (Chroma, OpenMP) that fork would copy in a broken state
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_exit_with_parent)
         return self._pool
 
     def run(self, jobs: list[ExtractJob], cancelled: Callable[[], bool]) -> Iterator[list[PageResult]]:

@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 from support import pdfs
 
@@ -45,8 +46,12 @@ def _kill_when(proc: subprocess.Popen, ready, timeout: float = 120) -> None:  # 
             proc.kill()
             pytest.fail("the ingest never reached the point to kill it")
         time.sleep(0.05)
+    workers = psutil.Process(proc.pid).children(recursive=True)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(30)
+    # its PDF-reading workers end with it instead of lingering as orphans
+    gone, alive = psutil.wait_procs(workers, timeout=15)
+    assert not alive, f"worker processes outlived the killed ingest: {[p.pid for p in alive]}"
 
 
 def _finish(folder: Path, data_dir: Path) -> str:
@@ -82,8 +87,8 @@ def test_kill_during_embedding_then_resume(tmp_path: Path) -> None:
 def test_kill_during_extraction_then_resume(tmp_path: Path) -> None:
     folder = tmp_path / "docs"
     folder.mkdir()
-    for i in range(24):
-        pdfs.statute(folder / f"law{i:02d}.pdf", abbreviation=f"Kx{i}G", sections=40, words=80)
+    for i in range(24):  # different files, the same §§: the rerun's embeddings come from the cache
+        pdfs.statute(folder / f"law{i:02d}.pdf", abbreviation="KxG", sections=40, words=80, edition=f"2020-01-{i + 1:02d}")
     data = tmp_path / "data"
     proc = subprocess.Popen(_ingest_cmd(folder, data), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     _kill_when(proc, lambda: _count(data, "SELECT COUNT(*) FROM documents") >= 3)

@@ -40,12 +40,16 @@ def make_pdf(path: Path, pages: list[list[tuple[str, str]]], title: str | None =
 
 
 def statute(path: Path, abbreviation: str = "TestG", long_title: str = "Gesetz über die Prüfung von Testfällen",
-            sections: int = 6, words: int = 60) -> Path:
-    """A small German law: title page, then § 1 … § N with numbered Absätze, one or two per page."""
+            sections: int = 6, words: int = 60, edition: str = "2020-05-04") -> Path:
+    """A small German law: title page, then § 1 … § N with numbered Absätze, one or two per page.
+
+    Laws that differ only in ``edition`` (the date on the title page) are different files whose
+    §§ read the same, so their chunks share embeddings.
+    """
     filler = ("Die zuständige Behörde prüft die Unterlagen des Antragstellers und entscheidet über die "
               "Genehmigung innerhalb einer angemessenen Frist nach Eingang der vollständigen Unterlagen. ")
     body_words = filler.split()
-    pages: list[list[tuple[str, str]]] = [[("h", f"{long_title} ({abbreviation})"), ("p", "Ausfertigungsdatum: 2020-05-04")]]
+    pages: list[list[tuple[str, str]]] = [[("h", f"{long_title} ({abbreviation})"), ("p", f"Ausfertigungsdatum: {edition}")]]
     for n in range(1, sections + 1):
         text = " ".join((body_words * 10)[:words])
         items = [("h", f"§ {n} Vorschrift Nummer {n}"), ("p", f"(1) {text} Grenzwert {n * 10} Millisievert."),
