@@ -84,6 +84,27 @@ class ResearchSettings(_Section):
     plan_max_initial: int = Field(5, ge=1, le=15, description="To-dos a new plan starts with, at most.")
     plan_max_items: int = Field(15, ge=1, le=50, description="To-dos a plan may hold.")
     plan_context_tokens: int = Field(3000, ge=500, description="Retrieved text the planner sees.")
+    # phase 3: deep extraction
+    extract_k_per_query: int = Field(5, ge=1, le=50, description="Chunks retrieved per task query.")
+    max_chunks_per_task: int = Field(8, ge=1, le=100, description="Retrieved chunks read closely per task.")
+    rrf_k: int = Field(60, ge=1, le=1000, description="Fusion constant for merging a task's query results.")
+    extract_concurrency: int = Field(4, ge=1, le=32, description="Extractions run at once (also bounded by the LLM's).")
+    context_turns: int = Field(3, ge=0, le=10, description="Times the LLM may ask for more context per chunk.")
+    requests_per_turn: int = Field(3, ge=1, le=10, description="Context requests served per turn.")
+    reference_depth: int = Field(2, ge=0, le=5, description="How deep references are followed.")
+    reference_budget_tokens: int = Field(30_000, ge=0, description="Tokens one task may spend following references.")
+    reference_max_per_doc: int = Field(6, ge=1, le=100, description="References followed into one document per task.")
+    tier1_min_relevance: float = Field(0.6, ge=0, le=1, description="Direct findings at least this relevant are primary.")
+    drop_relevance: float = Field(0.2, ge=0, le=1, description="Extractions below this relevance are no findings.")
+    tier_weights: tuple[float, float, float] = Field((1.0, 0.7, 0.4), description="Weight of tiers 1-3 in synthesis.")
+    # phase 3.5: drift filter
+    drift_thresholds: tuple[float, float, float] = Field((0.5, 0.4, 0.3), description="Lowest anchor relevance kept, by tier.")
+    drift_min_primary: int = Field(3, ge=0, le=50, description="Primary findings kept even below the threshold.")
+    drift_warn_share: float = Field(0.3, ge=0, le=1, description="Warn when more than this share is filtered.")
+    # phase 4: synthesis
+    synthesis_context_tokens: int = Field(9000, ge=1000, description="Findings text the synthesis sees.")
+    quality_threshold: int = Field(280, ge=0, le=400, description="Below this total (of 400) the answer is revised once.")
+    synthesis_attempts: int = Field(3, ge=1, le=6, description="Tries to get an answer with valid markers in the right language.")
 
 
 class Settings(_Section):

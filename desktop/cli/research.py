@@ -86,6 +86,12 @@ def cmd_research(args: argparse.Namespace, paths: AppPaths, settings: Settings) 
             print(state.message)
         if state.status in ("waiting", "failed", "cancelled"):
             print(f"continue with: rabbithole research --resume {state.run_id}")
+        if state.later.report is not None:
+            if args.out:
+                print(f"report written to {args.out / 'report.md'} (and .html, .pdf, .docx, .json; audit.jsonl)")
+            else:
+                print(f"the report is saved with the run; write it out with: rabbithole research --resume "
+                      f"{state.run_id} --out DIR")
     return {"failed": 1, "cancelled": 130}.get(state.status, 0)
 
 

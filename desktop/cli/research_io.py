@@ -11,6 +11,7 @@ from desktop.cli.console import err
 from desktop.engine import events as ev
 from desktop.engine.phase2 import show
 from desktop.engine.state import RunState
+from desktop.report.export import export_all
 
 Answers = str | None
 
@@ -134,6 +135,20 @@ class EventPrinter:
                 return f"clarification ended ({why.replace('_', ' ')}); research queries: " + " | ".join(qs)
             case ev.TokenUsage(purpose=p, call=u):
                 return f"  [{p}: {u.prompt_tokens}+{u.completion_tokens} tokens, {u.seconds:.1f}s]"
+            case ev.TaskStarted(task_id=t, task=task, chunks=n):
+                return f"task {t}: {task} ({n} chunks to read)"
+            case ev.FindingAdded(finding_id=f, tier=tier, doc=doc, page=page, verified=v, quotes=q):
+                return f"  {f} tier {tier}: {doc} p. {page}, {v}/{q} quotes verified"
+            case ev.ReferenceFollowed(reference=r, doc=doc, page=page, depth=d):
+                return f"  following '{r}' → {doc} p. {page} (depth {d})"
+            case ev.TaskDone(task_id=t, status=st, findings=n):
+                return f"task {t} {st}: {n} findings"
+            case ev.DriftFiltered(kept=k, filtered=f):
+                return f"drift filter: {k} kept, {f} filtered"
+            case ev.QualityChecked(total=total, revision_needed=r):
+                return f"quality {total}/400" + (" — revising once" if r else "")
+            case ev.ReportReady(citations=c, quality=q):
+                return f"report ready: {c} citations, quality {q}/400"
             case ev.Warning(message=m) | ev.Error(message=m):
                 return f"{event.type}: {m}"
         return None
@@ -155,19 +170,26 @@ def summary(state: RunState) -> dict[str, Any]:
         "research_queries": state.clarification.research_queries,
         "anchor": state.anchor.model_dump(mode="json") if state.anchor else None,
         "plan": state.plan.model_dump(mode="json") if state.plan else None,
+        "findings": len(state.later.research.findings),
+        "quality": state.later.report.quality.total if state.later.report else None,
+        "citations": len(state.later.report.citations) if state.later.report else None,
         "usage": state.usage.model_dump(),
         "model": state.model,
     }
 
 
 def write_outputs(out: Path, state: RunState, events: list[ev.Event]) -> None:
-    """The run as files: state.json, plan.json/plan.md, audit.jsonl (every event, prompts and answers)."""
+    """The run as files: state.json, plan.json/plan.md, audit.jsonl (every event: queries, retrieved
+    chunks, prompts, raw answers, decisions) and, once the run is done, the report in every format."""
     out.mkdir(parents=True, exist_ok=True)
+    if state.later.report is not None:
+        export_all(state.later.report, out, (json.loads(e.model_dump_json()) for e in events))
     (out / "state.json").write_text(state.model_dump_json(indent=2), encoding="utf-8")
     if state.plan:
         (out / "plan.json").write_text(state.plan.model_dump_json(indent=2), encoding="utf-8")
         (out / "plan.md").write_text(f"# {state.question}\n\n{show(state.plan)}\n", encoding="utf-8")
-    with open(out / "audit.jsonl", "w", encoding="utf-8") as fh:
-        for event in events:
-            fh.write(event.model_dump_json() + "\n")
+    if state.later.report is None:  # once done, export_all writes it with the report
+        with open(out / "audit.jsonl", "w", encoding="utf-8") as fh:
+            for event in events:
+                fh.write(event.model_dump_json() + "\n")
     (out / "summary.json").write_text(json.dumps(summary(state), indent=2, ensure_ascii=False), encoding="utf-8")

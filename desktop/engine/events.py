@@ -91,6 +91,72 @@ class PlanApproved(_Event):
     items: int
 
 
+class TaskStarted(_Event):
+    type: Literal["task_started"] = "task_started"
+    task_id: int
+    task: str
+    chunks: int
+
+
+class FindingAdded(_Event):
+    type: Literal["finding_added"] = "finding_added"
+    task_id: int
+    finding_id: str
+    tier: int
+    doc: str
+    page: int
+    relevance: float
+    quotes: int
+    verified: int
+
+
+class ReferenceFollowed(_Event):
+    type: Literal["reference_followed"] = "reference_followed"
+    task_id: int
+    finding_id: str
+    reference: str
+    doc: str
+    page: int
+    section: str | None
+    depth: int
+
+
+class TaskDone(_Event):
+    type: Literal["task_done"] = "task_done"
+    task_id: int
+    status: str
+    findings: int
+    summary: str | None
+
+
+class DriftFiltered(_Event):
+    type: Literal["drift_filtered"] = "drift_filtered"
+    kept: int
+    filtered: int
+    items: list[dict[str, Any]] = Field(description="id, score, reason of each filtered finding")
+    warning: str | None = None
+
+
+class SynthesisTokens(_Event):
+    type: Literal["synthesis_tokens"] = "synthesis_tokens"
+    text: str
+    attempt: int = 1
+
+
+class QualityChecked(_Event):
+    type: Literal["quality_checked"] = "quality_checked"
+    total: int
+    scores: dict[str, int]
+    revision_needed: bool
+
+
+class ReportReady(_Event):
+    type: Literal["report_ready"] = "report_ready"
+    title: str
+    citations: int
+    quality: int
+
+
 class CheckpointReached(_Event):
     type: Literal["checkpoint"] = "checkpoint"
     kind: str
@@ -133,7 +199,8 @@ class Error(_Event):
 Event = Annotated[
     PhaseStarted | QueriesGenerated | ChunksRetrieved | CoverageUpdated | QuestionsAsked | AnswerReceived
     | ClarificationEnded | TodosProposed | PlanEdited | PlanApproved | CheckpointReached | LlmCall | TokenUsage
-    | RunStopped | Warning | Error,
+    | RunStopped | Warning | Error | TaskStarted | FindingAdded | ReferenceFollowed | TaskDone | DriftFiltered
+    | SynthesisTokens | QualityChecked | ReportReady,
     Field(discriminator="type"),
 ]
 EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)

@@ -164,3 +164,119 @@ REPLAN = Prompt(
 )
 
 WRONG_LANGUAGE = "Your answer is written in {found} but must be in {language}. Write it again in {language}."
+
+
+# --- phase 3: deep extraction ---------------------------------------------------------------------
+
+EXTRACT = Prompt(
+    "research.extract",
+    system=(
+        "Read excerpts closely for one research task. Extract only what the excerpts themselves say that helps "
+        "the task: the relevant information, written in {language}, and verbatim quotes - each copied character "
+        "for character from one excerpt and naming its label (S1, S2, ...). Never write a quote that is not in an "
+        "excerpt; leave quotes empty rather than paraphrase. Rate relevance from 0 to 1 for the task and the "
+        "research question; an excerpt that does not help is relevant=false. List the references the excerpts "
+        "make to other provisions or documents exactly as written (for example '§ 5 Absatz 2 StrlSchV', "
+        "'Anlage 4', 'Richtlinie 2013/59/Euratom'). If you need more text to understand an excerpt, ask with "
+        "requests: neighbours (the text around an excerpt: source=its label), pages (doc and page_from/page_to), "
+        "keyword (exact words searched in one doc), semantic (a query, optionally with doc, tag or page filters "
+        "from the documents listed). Ask only when needed, at most {max_requests} at a time; otherwise return an "
+        "empty requests list."
+    ),
+    user=(
+        "Research question: {question}\n"
+        "Scope: {scope}\n"
+        "Avoid: {avoid}\n\n"
+        "Task: {task}\n{task_context}\n"
+        "{reference_note}"
+        "Documents in the knowledge base: {registry}\n\n"
+        "Excerpt S1 ({where}):\n{text}\n\n"
+        "Answer as JSON."
+    ),
+)
+
+EXTRACT_MORE = (
+    "Requested text:\n{served}\n\n{notes}"
+    "Update your extraction (the same JSON), using these excerpts too. {last_turn}"
+)
+EXTRACT_LAST_TURN = "This is the last turn: further requests will not be served."
+REFERENCE_NOTE = ("This excerpt was reached by following the reference '{via}' from {origin}. Judge it by the "
+                  "task: it may not help at all.\n")
+
+TASK_SUMMARY = Prompt(
+    "research.summarize",
+    system=(
+        "Summarise what the findings establish for one research task, in {language}: a short summary, the key "
+        "points (each backed by a finding), and the questions the findings leave open. Add nothing the findings "
+        "do not say."
+    ),
+    user="Research question: {question}\n\nTask: {task}\n\nFindings:\n{findings}\n\nAnswer as JSON.",
+)
+
+# --- phase 3.5: drift filter --------------------------------------------------------------------------
+
+DRIFT = Prompt(
+    "drift.score",
+    system=(
+        "Judge how relevant each finding is to the research question as the user fixed it: 1 = answers part of "
+        "it directly, 0.5 = useful background, 0 = off the question or about something the user wants to avoid. "
+        "Give each finding its score and a one-sentence reason in {language}."
+    ),
+    user=(
+        "Research question: {question}\n"
+        "Refined question: {summary}\n"
+        "Scope: {scope}\n"
+        "Key entities: {entities}\n"
+        "Avoid: {avoid}\n\n"
+        "Findings:\n{findings}\n\n"
+        "Score every finding by its id. Answer as JSON."
+    ),
+)
+
+# --- phase 4: synthesis -------------------------------------------------------------------------------
+
+SYNTHESIS = Prompt(
+    "synthesis.write",
+    system=(
+        "Write the answer to the research question in {language}, from the numbered sources only. Every sentence "
+        "that states a fact carries the marker of its source, like [3] or [2][5]; use only the numbers given. "
+        "Primary sources weigh most, secondary and tertiary ones support. Quote where the exact wording matters, "
+        "using only the verified quotes given, in quotation marks with their marker. Never cite a source for "
+        "something it does not say. If the sources leave part of the question open, say so plainly. Structure: "
+        "a direct answer first, then the details, in Markdown (short paragraphs or lists; headings only if "
+        "needed). Do not add a list of sources: the report adds it."
+    ),
+    user=(
+        "Research question: {question}\n"
+        "Refined question: {summary}\n"
+        "Scope: {scope}\n"
+        "Avoid: {avoid}\n\n"
+        "Research tasks and what they found:\n{tasks}\n\n"
+        "Sources:\n{sources}\n\n"
+        "{feedback}"
+        "Write the answer."
+    ),
+)
+
+QUALITY = Prompt(
+    "synthesis.quality",
+    system=(
+        "Review an answer to a research question as a strict reviewer. Score four dimensions from 0 to 100: "
+        "grounding (every claim is supported by the text of the source it cites), completeness (it answers the "
+        "refined question and every research task), structure (clear, ordered, concise) and citations (the "
+        "markers point to sources that say what is claimed). In notes, list the concrete problems to fix, in "
+        "{language}."
+    ),
+    user=(
+        "Research question: {question}\n"
+        "Refined question: {summary}\n"
+        "Research tasks:\n{tasks}\n\n"
+        "The answer:\n{answer}\n\n"
+        "The cited sources:\n{sources}\n\n"
+        "Answer as JSON."
+    ),
+)
+
+REVISION_REQUEST = ("A reviewer found these problems in your previous answer:\n{notes}\n\nYour previous answer:\n"
+                    "{answer}\n\nWrite the revised answer, fixing these problems and keeping what was right.\n\n")
+SYNTHESIS_PROBLEM = "Your answer cannot be used: {problem}. Write it again.\n\n"

@@ -4,14 +4,15 @@ user's commands at the checkpoints. The CLI and the desktop bridge use only this
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
 
 from desktop.engine import events as ev
-from desktop.engine import phase1, phase2
+from desktop.engine import phase1, phase2, phase3, phase4, phase5, phase35
 from desktop.engine.state import RunState, now
-from desktop.engine.step import StepContext
+from desktop.engine.step import CALLS, StepContext, collect_call
 from desktop.engine.store import RunStore, RunSummary
 from desktop.kb.database import KnowledgeBase
 from desktop.kb.errors import KbError
@@ -20,19 +21,6 @@ from desktop.llm.types import LlmError
 from desktop.settings import ResearchSettings
 
 StepFn = Callable[[StepContext], Awaitable[str]]
-
-NOT_YET = ("The plan is approved and saved. Research, synthesis and the report (phases 3 to 5) are not "
-           "available in this version, so the run stops here; it continues from this point with "
-           "'rabbithole research --resume {run_id}' once they are.")
-
-
-async def _research_not_available(ctx: StepContext) -> str:
-    ctx.state.phase = "research"
-    ctx.state.status = "stopped"
-    ctx.state.message = NOT_YET.format(run_id=ctx.state.run_id)
-    ctx.emit(ev.RunStopped(status="stopped", message=ctx.state.message))
-    return "research.start"
-
 
 STEPS: dict[str, StepFn] = {
     "clarify.start": phase1.start,
@@ -43,8 +31,17 @@ STEPS: dict[str, StepFn] = {
     "clarify.finalize": phase1.finalize,
     "plan.propose": phase2.propose,
     "plan.replan": phase2.replan,
-    "research.start": _research_not_available,
+    "research.start": phase3.start,
+    "research.next_task": phase3.next_task,
+    "research.extract": phase3.extract_batch,
+    "research.summarize": phase3.summarize,
+    "drift.filter": phase35.filter_drift,
+    "synthesis.write": phase4.write,
+    "synthesis.quality": phase4.quality,
+    "synthesis.revise": phase4.revise,
+    "report.build": phase5.build,
 }
+FINAL = "done"
 
 
 class CommandError(ValueError):
@@ -62,6 +59,9 @@ class ResearchEngine:
         self._kbs: dict[str, KnowledgeBase] = {}
         self._running: dict[str, asyncio.Task[str]] = {}
         self._cancelled: set[str] = set()
+        self._skips: dict[str, set[int]] = {}
+        previous = llm.audit
+        llm.audit = collect_call if previous is None else (lambda r: (previous(r), collect_call(r)))
 
     # --- observation ---------------------------------------------------------------------------
 
@@ -97,6 +97,23 @@ class ResearchEngine:
         if state.status in ("running", "cancelled", "failed", "stopped"):
             state.status, state.message = "running", None
         return await self._drive(state)
+
+    async def skip_task(self, run_id: str, task_id: int) -> RunState | None:
+        """Skip a research task; a running run drops it at once and goes on with the next task."""
+        if run_id in self._running:
+            self._skips.setdefault(run_id, set()).add(task_id)
+            research = self.store.load(run_id).later.research
+            if research.current == task_id:
+                self._running[run_id].cancel()  # its batch is not worth finishing
+            return None
+        state = self.store.load(run_id)
+        ctx = StepContext(state.model_copy(deep=True), self._kb(state.database), self.llm)
+        try:
+            phase3.request_skip(ctx, task_id)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+        self._save(ctx.state, ctx.events)
+        return ctx.state
 
     def cancel(self, run_id: str) -> None:
         """Stop at once; the step in flight is abandoned and the run stays resumable from before it."""
@@ -161,6 +178,8 @@ class ResearchEngine:
 
     async def _drive(self, state: RunState) -> RunState:
         while True:
+            if state.next_step == FINAL:
+                return state
             if state.next_step.endswith(".wait") or state.status == "stopped":
                 if state.next_step.endswith(".wait") and state.status != "waiting":
                     state = state.model_copy(update={"status": "waiting", "updated_at": now()})
@@ -178,24 +197,43 @@ class ResearchEngine:
             return self._halt(state, "failed", f"unknown step '{state.next_step}' (written by another version?)")
         ctx = StepContext(state.model_copy(deep=True), self._kb(state.database), self.llm)
         ctx.state.status = "running"
+        self._apply_skips(ctx)
+        started = time.monotonic()
+        token = CALLS.set(ctx.calls)  # the step's task (and the tasks it starts) record their LLM calls here
         task = asyncio.ensure_future(fn(ctx))
+        CALLS.reset(token)
         self._running[state.run_id] = task
         try:
             nxt = await task
         except asyncio.CancelledError:
-            if state.run_id not in self._cancelled:
-                raise  # cancelled from outside (shutdown): nothing to record
-            return self._halt(state, "cancelled", "Cancelled; resume to continue from here.")
+            if state.run_id in self._cancelled:
+                return self._halt(state, "cancelled", "Cancelled; resume to continue from here.")
+            if self._skips.get(state.run_id):
+                return self._skipped(state)  # the task being read was skipped: go on without it
+            raise  # cancelled from outside (shutdown): nothing to record
         except (LlmError, KbError) as exc:
             return self._halt(state, "failed", f"{exc} — fix this and resume the run to continue from here.")
         finally:
             self._running.pop(state.run_id, None)
         new = ctx.state
+        timings = new.later.timings
+        timings[state.phase] = timings.get(state.phase, 0.0) + time.monotonic() - started
         if new.status == "running" and nxt.endswith(".wait"):
             new.status = "waiting"
         new.next_step, new.steps, new.updated_at = nxt, new.steps + 1, now()
         self._save(new, ctx.events)
         return new
+
+    def _apply_skips(self, ctx: StepContext) -> None:
+        for task_id in self._skips.pop(ctx.state.run_id, set()):
+            with suppress(ValueError):  # already done: nothing to skip
+                phase3.request_skip(ctx, task_id)
+
+    def _skipped(self, state: RunState) -> RunState:
+        ctx = StepContext(state.model_copy(deep=True), self._kb(state.database), self.llm)
+        self._apply_skips(ctx)
+        self._save(ctx.state, ctx.events)
+        return ctx.state
 
     def _halt(self, state: RunState, status: str, message: str) -> RunState:
         halted = state.model_copy(update={"status": status, "message": message, "updated_at": now()})

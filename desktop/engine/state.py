@@ -11,10 +11,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from desktop.engine.research_state import Phase345
 from desktop.llm.types import Usage
 from desktop.settings import ResearchSettings
 
-Phase = Literal["clarify", "plan", "research", "synthesis", "report"]
+Phase = Literal["clarify", "plan", "research", "drift", "synthesis", "report"]
 RunStatus = Literal["running", "waiting", "stopped", "cancelled", "failed", "done"]
 Termination = Literal["user_end", "max_rounds", "token_budget", "convergence"]
 
@@ -134,5 +135,6 @@ class RunState(_Model):
     anchor: QueryAnchor | None = None
     plan: Plan | None = None
     pending: Pending | None = None
+    later: Phase345 = Field(default_factory=Phase345, description="research, drift filter, synthesis, report")
     usage: Usage = Field(default_factory=Usage)
     steps: int = Field(0, description="steps completed, for the event log and tests")

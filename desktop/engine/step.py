@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -16,9 +17,21 @@ from desktop.engine.state import RunState
 from desktop.kb.database import KnowledgeBase
 from desktop.kb.models import SearchHit
 from desktop.llm.protocol import LlmBackend
-from desktop.llm.types import CallOptions
+from desktop.llm.records import CallRecord
+from desktop.llm.types import CallOptions, Message, Usage
 
 A = TypeVar("A", bound=BaseModel)
+
+
+# The audit records of the step running in this task (asyncio tasks inherit it when created).
+CALLS: ContextVar[list[CallRecord] | None] = ContextVar("rabbithole_step_calls", default=None)
+
+
+def collect_call(record: CallRecord) -> None:
+    """The backend's audit callback: a record joins the step that made the call."""
+    calls = CALLS.get()
+    if calls is not None:
+        calls.append(record)
 
 
 @dataclass
@@ -27,6 +40,8 @@ class StepContext:
     kb: KnowledgeBase
     llm: LlmBackend
     events: list[ev.Event] = field(default_factory=list)
+    calls: list[CallRecord] = field(default_factory=list)
+    counted: set[int] = field(default_factory=set)
 
     @property
     def settings(self):  # noqa: ANN201 - ResearchSettings, typed on RunState
@@ -39,12 +54,34 @@ class StepContext:
                   **values: Any) -> A:
         """One structured LLM call, recorded for the audit trail and counted in the run's usage."""
         messages = prompt.render(language=self.state.language, **values)
-        result = await self.llm.generate_structured(messages, schema, CallOptions(purpose=prompt.name), check=check)
-        self.state.usage = self.state.usage + result.usage
-        self.emit(ev.LlmCall(purpose=prompt.name, model=result.model, messages=[m.model_dump() for m in messages],
+        return await self.ask_messages(messages, schema, prompt.name, check)
+
+    async def ask_messages(self, messages: list[Message], schema: type[A], purpose: str,
+                           check: Callable[[object], str | None] | None = None) -> A:
+        """A structured call on a conversation the caller built (multi-turn extraction)."""
+        result = await self.llm.generate_structured(messages, schema, CallOptions(purpose=purpose), check=check)
+        self.count(purpose, result.usage)
+        self.emit(ev.LlmCall(purpose=purpose, model=result.model, messages=[m.model_dump() for m in messages],
                              attempts=[a.model_dump() for a in result.attempts], usage=result.usage))
-        self.emit(ev.TokenUsage(purpose=prompt.name, call=result.usage, total=self.state.usage))
         return result.value
+
+    def record_stream(self, purpose: str, messages: list[Message]) -> Usage:
+        """Count a streamed call (which returns no usage itself) from its audit records."""
+        records = [r for r in self.calls if r.purpose == purpose and id(r) not in self.counted]
+        usage = Usage()
+        for r in records:
+            self.counted.add(id(r))
+            usage = usage + r.usage
+        self.count(purpose, usage)
+        self.emit(ev.LlmCall(purpose=purpose, model=records[-1].model if records else "",
+                             messages=[m.model_dump() for m in messages],
+                             attempts=[{"raw": r.raw, "error": r.error, "usage": r.usage.model_dump()} for r in records],
+                             usage=usage))
+        return usage
+
+    def count(self, purpose: str, usage: Usage) -> None:
+        self.state.usage = self.state.usage + usage
+        self.emit(ev.TokenUsage(purpose=purpose, call=usage, total=self.state.usage))
 
     async def search(self, queries: list[str], k: int) -> list[list[SearchHit]]:
         """Hybrid searches in a worker thread (the index is not async), queries embedded in one batch."""

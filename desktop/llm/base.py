@@ -84,7 +84,7 @@ class BackendCore(ABC):
         self.settings = settings
         self.host = settings.resolved_host().rstrip("/")
         self.model = settings.model
-        self._audit = audit
+        self.audit = audit  # public: the engine attaches its audit trail after construction
         self._gate = asyncio.Semaphore(settings.concurrency)
         self._sample_chars = 0  # calibration: prompt characters and the server's token counts for them
         self._sample_tokens = 0
@@ -283,7 +283,7 @@ class BackendCore(ABC):
     def _record(self, call: Call, reply: Reply | None, seconds: float, error: str | None) -> None:
         c = reply.completion if reply else None
         usage = c.usage.model_copy(update={"calls": 1, "seconds": seconds}) if c else Usage(calls=1, seconds=seconds)
-        emit(self._audit, CallRecord(
+        emit(self.audit, CallRecord(
             purpose=call.purpose, backend=self.name, host=self.host, model=call.model, messages=call.messages,
             schema_name=(call.schema or {}).get("title") if call.schema else None, request=dict(call.request),
             raw=reply.raw if reply else "", thinking=c.thinking if c else None,

@@ -7,6 +7,7 @@ from typing import Protocol
 
 import numpy as np
 
+from desktop.llm.records import CallRecord
 from desktop.llm.types import CallOptions, Completion, Health, Message, ModelInfo, PullProgress, Structured, T
 
 # Extra check of a validated answer (e.g. its language); returns a problem to feed back, or None.
@@ -17,6 +18,7 @@ class LlmBackend(Protocol):
     name: str  # "ollama" | "openai"
     host: str
     model: str  # the default chat model
+    audit: Callable[[CallRecord], None] | None  # receives a record of every server call
 
     async def complete(self, messages: list[Message], options: CallOptions | None = None,
                        schema: dict | None = None) -> Completion:

@@ -41,13 +41,13 @@ def test_german_run_from_question_to_approved_plan(harness, research_llm) -> Non
         assert plan.items[0].id == 0 and plan.items[0].task == QUESTION_DE and 3 <= len(plan.items) - 1 <= 5
 
         state = await engine.approve(state.run_id)
-        assert state.status == "stopped" and state.phase == "research" and "phases 3 to 5" in state.message
+        assert state.status == "done" and state.phase == "report" and state.later.report is not None
         return state
 
     state: RunState = harness.run(scenario)
     kinds = harness.types()
     for expected in ("phase_started", "queries_generated", "chunks_retrieved", "coverage_updated", "questions_asked",
-                     "answer_received", "clarification_ended", "todos_proposed", "plan_approved", "run_stopped"):
+                     "answer_received", "clarification_ended", "todos_proposed", "plan_approved", "report_ready"):
         assert expected in kinds
     asked = harness.of(ev.QuestionsAsked)[0]
     assert (asked.round, asked.max_rounds, asked.coverage) == (1, 5, 0.4) and asked.gaps

@@ -26,12 +26,12 @@ def test_auto_run_writes_state_plan_and_audit(capsys, sample_paths, fake_llm, tm
                               "--out", str(out_dir))
     summary = json.loads(out)
     assert code == 0
-    assert (summary["status"], summary["phase"], summary["language"]) == ("stopped", "research", "de")
-    assert "phases 3 to 5" in summary["message"] and summary["run_id"]
+    assert (summary["status"], summary["phase"], summary["language"]) == ("done", "report", "de")
+    assert summary["message"] == "The report is ready." and summary["run_id"]
     assert summary["plan"]["approved"] and summary["plan"]["items"][0]["task"] == QUESTION_DE
     assert summary["termination"] == "user_end" and summary["rounds"] == 1 and summary["usage"]["calls"] >= 5
     assert "round 1 queries" in err and "clarification ended" in err
-    for name in ("state.json", "plan.json", "plan.md", "audit.jsonl", "summary.json"):
+    for name in ("state.json", "plan.json", "plan.md", "audit.jsonl", "summary.json", "report.md", "report.pdf"):
         assert (out_dir / name).is_file(), name
     audit = [json.loads(line) for line in (out_dir / "audit.jsonl").read_text().splitlines()]
     prompts = [e for e in audit if e["type"] == "llm_call"]
@@ -46,7 +46,7 @@ def test_answers_file_replays_answers_and_plan_edits(capsys, sample_paths, fake_
     code, out, err = research(capsys, sample_paths, fake_llm, QUESTION_EN, "--db", "Sample", "--answers",
                               str(script), "--json")
     summary = json.loads(out)
-    assert code == 0 and summary["status"] == "stopped" and summary["rounds"] == 2
+    assert code == 0 and summary["status"] == "done" and summary["rounds"] == 2
     tasks = [t["task"] for t in summary["plan"]["items"]]
     assert tasks[0] == QUESTION_EN and tasks[1] == "Compare with the limits for apprentices"
     assert summary["plan"]["items"][1]["id"] == 4 and 1 not in [t["id"] for t in summary["plan"]["items"]]
@@ -64,7 +64,7 @@ def test_run_waits_when_answers_run_out_and_resumes(capsys, sample_paths, fake_l
 
     code, out, _ = research(capsys, sample_paths, fake_llm, "--resume", waiting["run_id"][:8], "--auto", "--json")
     done = json.loads(out)
-    assert code == 0 and done["run_id"] == waiting["run_id"] and done["status"] == "stopped" and done["rounds"] == 2
+    assert code == 0 and done["run_id"] == waiting["run_id"] and done["status"] == "done" and done["rounds"] == 2
 
     paths, _ = sample_paths
     assert main(["runs", "--json", "--data-dir", str(paths.data_dir)]) == 0
@@ -78,7 +78,7 @@ def test_interactive_terminal(capsys, sample_paths, fake_llm, monkeypatch: pytes
     assert code == 0
     assert "Round 1/5" in out and "coverage 40%" in out and "Research plan (revision 1)" in out
     assert "1. Grenzwert in § 78 StrlSchG prüfen" in out  # the edit shows when the plan is shown again
-    assert "stopped" in out and "phases 3 to 5" in out
+    assert "run " in out and ": done, phase report" in out and "write it out with" in out
 
 
 def test_server_down_is_a_message_not_a_traceback(capsys, sample_paths, fake_llm) -> None:  # noqa: ANN001

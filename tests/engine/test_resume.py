@@ -81,15 +81,22 @@ def test_reopened_after_restart(harness) -> None:  # noqa: ANN001
     assert [e.type for e in logged] == [e.type for e in harness.events]
 
 
-def _steps(runs_file: Path, run_id: str | None = None) -> tuple[str | None, int]:
+def _runs(runs_file: Path) -> dict[str, int]:
+    """Run id → steps done, read from the store while another process writes it."""
     if not runs_file.exists():
-        return None, 0
+        return {}
     try:
         with sqlite3.connect(f"file:{runs_file}?mode=ro", uri=True, timeout=5) as db:
-            row = db.execute("SELECT run_id, state FROM runs LIMIT 1").fetchone()
+            rows = db.execute("SELECT run_id, state FROM runs").fetchall()
     except sqlite3.OperationalError:
-        return None, 0
-    return (row[0], json.loads(row[1])["steps"]) if row else (None, 0)
+        return {}
+    return {run_id: json.loads(state)["steps"] for run_id, state in rows}
+
+
+def _steps(runs_file: Path, earlier: dict[str, int]) -> tuple[str | None, int]:
+    """The run the test started (the data folder holds other tests' runs too)."""
+    new = {r: n for r, n in _runs(runs_file).items() if r not in earlier}
+    return next(iter(new.items()), (None, 0))
 
 
 @pytest.mark.slow
@@ -103,10 +110,11 @@ def test_sigkill_during_a_run_loses_at_most_the_step_in_flight(sample_paths, fak
     answers.write_text("Occupational exposure.\nAdults only. /end\napprove\n")
     cmd = [sys.executable, "-m", "desktop", "research", QUESTION_EN, "--db", "Sample", "--answers", str(answers),
            "--llm-host", fake_llm.url, "--model", "research-test", "--data-dir", str(paths.data_dir), "--json"]
+    earlier = _runs(paths.runs_file)
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120
     while True:  # wait until the second round is being analysed
-        run_id, steps = _steps(paths.runs_file)
+        run_id, steps = _steps(paths.runs_file, earlier)
         analyses = research_llm.calls["RetrievalAnalysis"]
         if analyses >= 2 and steps >= 6:
             break
@@ -115,7 +123,7 @@ def test_sigkill_during_a_run_loses_at_most_the_step_in_flight(sample_paths, fak
         time.sleep(0.05)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(30)
-    run_id, steps_at_kill = _steps(paths.runs_file)
+    run_id, steps_at_kill = _steps(paths.runs_file, earlier)
     store = RunStore(paths.runs_file)
     killed = store.load(run_id)
     store.close()
@@ -129,5 +137,46 @@ def test_sigkill_during_a_run_loses_at_most_the_step_in_flight(sample_paths, fak
     done = subprocess.run(resume, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     summary = json.loads(done.stdout)
-    assert summary["run_id"] == run_id and summary["status"] == "stopped" and summary["phase"] == "research"
+    assert summary["run_id"] == run_id and summary["status"] == "done" and summary["phase"] == "report"
     assert summary["rounds"] == 2 and summary["plan"]["approved"]
+
+
+def _state_of(runs_file: Path, run_id: str) -> dict:
+    with sqlite3.connect(f"file:{runs_file}?mode=ro", uri=True, timeout=5) as db:
+        return json.loads(db.execute("SELECT state FROM runs WHERE run_id = ?", (run_id,)).fetchone()[0])
+
+
+@pytest.mark.slow
+def test_sigkill_in_phase_3_then_resume_finishes_the_report(sample_paths, fake_llm, research_llm,  # noqa: ANN001
+                                                             tmp_path: Path) -> None:
+    paths, _ = sample_paths
+    research_llm.overrides["Extraction"] = lambda req: replies.slow(1.0, research_llm.extraction(
+        "en", "\n".join(m["content"] for m in req.body["messages"])))
+    base = ["--llm-host", fake_llm.url, "--model", "research-test", "--data-dir", str(paths.data_dir), "--json"]
+    earlier = _runs(paths.runs_file)
+    proc = subprocess.Popen([sys.executable, "-m", "desktop", "research", QUESTION_EN, "--db", "Sample", "--auto", *base],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 180
+    while True:  # until the first batch of extractions is stored and the next one is being read
+        run_id, _ = _steps(paths.runs_file, earlier)
+        state = _state_of(paths.runs_file, run_id) if run_id else {}
+        if state.get("later", {}).get("research", {}).get("findings") and research_llm.calls["Extraction"] > 4:
+            break
+        assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
+        assert time.monotonic() < deadline, "the run never reached phase 3"
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(30)
+    killed = RunStore(paths.runs_file).load(run_id)
+    before = [f.id for f in killed.later.research.findings]
+    assert killed.phase == "research" and killed.next_step == "research.extract" and before
+
+    done = subprocess.run([sys.executable, "-m", "desktop", "research", "--resume", run_id, "--auto", *base],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout)["status"] == "done"
+    final = RunStore(paths.runs_file).load(run_id)
+    ids = [f.id for f in final.later.research.findings]
+    assert ids[: len(before)] == before and len(ids) == len(set(ids))  # kept, and nothing read twice
+    chunks = [f.chunk_id for f in final.later.research.findings]
+    assert len(chunks) == len(set(chunks)) and final.later.report is not None

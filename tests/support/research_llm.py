@@ -29,6 +29,10 @@ TEXTS = {
         "task3": "Grenzwerte für Personen unter 18 Jahren prüfen",
         "context": "Dieser Schritt klärt den Kern der Frage.",
         "reason": "Die Wissensbasis enthält nur Strahlenschutzrecht; zu dieser Frage gibt es keine Dokumente.",
+        "answer": "Der Grenzwert der effektiven Dosis für beruflich exponierte Personen beträgt 20 Millisievert im "
+                  "Kalenderjahr",
+        "wording": "Das Gesetz formuliert dies so",
+        "detail": "Die zuständige Behörde kann im Einzelfall eine höhere Dosis für ein einzelnes Jahr zulassen",
     },
     "en": {
         "queries": ["annual dose limit occupational exposure", "radiation protection dose monitoring",
@@ -45,6 +49,10 @@ TEXTS = {
         "task3": "Check the limits for persons under 18 years",
         "context": "This step settles the core of the question.",
         "reason": "The knowledge base only holds radiation protection law; no document covers this question.",
+        "answer": "The limit of the effective dose for occupationally exposed persons is 20 millisievert per "
+                  "calendar year",
+        "wording": "The law puts it like this",
+        "detail": "The competent authority may allow a higher dose for a single year in individual cases",
     },
 }
 
@@ -80,7 +88,9 @@ class ResearchLLM:
         body = request.body or {}
         title = schema_title(body)
         if title is None:
-            return None
+            if "Sources:\n" not in prompt_text(body):
+                return None
+            title = "Synthesis"  # the synthesis is streamed as plain Markdown, without a schema
         self.calls[title] += 1
         if self.once.get(title):
             return self.once[title].pop(0)
@@ -88,7 +98,21 @@ class ResearchLLM:
             answer = self.overrides[title]
             return answer(request) if callable(answer) else answer
         language = "de" if re.search(r"\bin German\b", prompt_text(body)) else "en"
+        if title == "Synthesis":
+            return replies.text(self.synthesis(language, prompt_text(body)))
         return replies.as_json(self.default(title, language, prompt_text(body)))
+
+    @staticmethod
+    def synthesis(language: str, prompt: str) -> str:
+        """An answer citing the first sources, quoting the first verified quote given."""
+        numbers = [int(n) for n in re.findall(r"^\[(\d+)\] ", prompt, re.M)][:3] or [1]
+        quote = re.search(r'verified quote: "(.+)"', prompt)
+        t = TEXTS[language]
+        lines = [f"{t['answer']} [{numbers[0]}]."]
+        if quote:
+            lines.append(f"{t['wording']}: „{quote.group(1)}“ [{numbers[0]}].")
+        lines += [f"{t['detail']} [{n}]." for n in numbers[1:]]
+        return "\n\n".join(lines)
 
     def default(self, title: str, language: str, prompt: str) -> dict[str, Any]:
         t = TEXTS[language]
@@ -113,7 +137,33 @@ class ResearchLLM:
             tasks = [t["task"], t["task2"], t["task3"]] * 5
             return {"answerable": True, "reason": "", "items": [
                 {"task": tasks[i], "context": t["context"], "subtasks": [t["task3"]]} for i in range(self.plan_items)]}
+        if title == "Extraction":
+            return self.extraction(language, prompt)
+        if title == "TaskSummaryAnswer":
+            return {"summary": t["summary"], "key_points": [t["task"]], "open_questions": []}
+        if title == "DriftScores":
+            return {"scores": [{"id": i, "score": self.drift_score(i, prompt), "reason": t["context"]}
+                               for i in re.findall(r"^\[(F\d+)\]", prompt, re.M)]}
+        if title == "QualityAnswer":
+            return {"grounding": 85, "completeness": 80, "structure": 80, "citations": 85, "notes": t["context"]}
         raise AssertionError(f"the test LLM has no answer for schema {title}")
+
+    relevance: float = 0.8
+    off_topic: str | None = None  # excerpts containing this text get a low drift score
+
+    def extraction(self, language: str, prompt: str) -> dict[str, Any]:
+        """Quote the excerpt's first full sentence verbatim, as a careful model would."""
+        excerpt = prompt.split("Excerpt S1 (", 1)[1].split("):\n", 1)[1].split("\n\nAnswer as JSON", 1)[0]
+        flat = " ".join(excerpt.split())
+        sentence = next((s for s in re.split(r"(?<=[.;:])\s+", flat) if len(s.split()) >= 6), flat[:200])
+        return {"relevant": True, "relevance": self.relevance, "info": TEXTS[language]["summary"],
+                "quotes": [{"text": sentence, "source": "S1"}], "references": [], "requests": []}
+
+    def drift_score(self, finding_id: str, prompt: str) -> float:
+        if self.off_topic is None:
+            return 0.8
+        line = next((ln for ln in prompt.splitlines() if ln.startswith(f"[{finding_id}]")), "")
+        return 0.1 if self.off_topic in line else 0.8
 
 
 QUESTION_DE = "Welche effektive Jahresdosis darf eine beruflich exponierte Person höchstens erhalten?"

@@ -1,0 +1,171 @@
+"""Phase 3 — deep extraction (DESIGN §5). Per approved task: hybrid search with the task and its
+queries; each chunk read closely (extraction.py), independent ones concurrently; references in what
+was read followed through the resolver, recursively (visited set, depth, token budget, a document
+followed too often stops); each task ends with a structured summary. A step reads one batch, so a
+stopped or killed run loses at most that batch."""
+
+from __future__ import annotations
+
+import asyncio
+
+from desktop.engine import events as ev
+from desktop.engine import prompts as P
+from desktop.engine.context import language_check
+from desktop.engine.extraction import extract
+from desktop.engine.research_state import Finding, TaskRun, TaskSummary, WorkItem
+from desktop.engine.schemas import TaskSummaryAnswer
+from desktop.engine.state import Todo
+from desktop.engine.step import StepContext
+from desktop.kb.search import rrf
+
+
+def _todo(ctx: StepContext, task_id: int) -> Todo:
+    assert ctx.state.plan is not None
+    return next(t for t in ctx.state.plan.items if t.id == task_id)
+
+
+async def start(ctx: StepContext) -> str:
+    state = ctx.state
+    assert state.plan is not None and state.plan.approved
+    state.phase = "research"
+    research = state.later.research
+    if not research.tasks:
+        research.tasks = [TaskRun(task_id=t.id) for t in state.plan.items]
+    ctx.emit(ev.PhaseStarted(phase="research"))
+    return "research.next_task"
+
+
+async def next_task(ctx: StepContext) -> str:
+    research = ctx.state.later.research
+    pending = [t for t in research.tasks if t.status == "pending"]
+    if not pending:
+        research.current = None
+        return "drift.filter"
+    run = pending[0]
+    todo = _todo(ctx, run.task_id)
+    queries = [todo.task] + todo.subtasks
+    if todo.id == 0:
+        queries += ctx.state.clarification.research_queries
+    results = await ctx.search(list(dict.fromkeys(queries)), ctx.settings.extract_k_per_query)
+    visited = set(research.visited)
+    scores = rrf([[h.chunk_id for h in hits] for hits in results], ctx.settings.rrf_k)
+    ranked = [c for c in sorted(scores, key=scores.__getitem__, reverse=True) if c not in visited]
+    run.queue = [WorkItem(chunk_id=c) for c in ranked[: ctx.settings.max_chunks_per_task]]
+    run.status = "running"
+    research.current = run.task_id
+    _plan_status(ctx, run.task_id, "running")
+    ctx.emit(ev.TaskStarted(task_id=run.task_id, task=todo.task, chunks=len(run.queue)))
+    return "research.extract"
+
+
+def _plan_status(ctx: StepContext, task_id: int, status: str) -> None:
+    _todo(ctx, task_id).status = status  # type: ignore[assignment]
+
+
+def _origin(research_findings: list[Finding], finding_id: str | None) -> str | None:
+    source = next((f for f in research_findings if f.id == finding_id), None)
+    if source is None:
+        return None
+    return f"{source.doc}, p. {source.page}" + (f", {source.section}" if source.section else "")
+
+
+async def extract_batch(ctx: StepContext) -> str:
+    research = ctx.state.later.research
+    assert research.current is not None
+    run = research.task(research.current)
+    if run.task_id in research.skip_requested:
+        return "research.summarize"
+    todo = _todo(ctx, run.task_id)
+    batch, run.queue = run.queue[: ctx.settings.extract_concurrency], run.queue[ctx.settings.extract_concurrency :]
+    for item in batch:
+        research.visited.append(item.chunk_id)
+    first_id, research.issued = research.issued, research.issued + len(batch)
+    tokens_before = ctx.state.usage.total_tokens
+    found = await asyncio.gather(*(
+        extract(ctx, todo, item, f"F{first_id + i + 1}", _origin(research.findings, item.referenced_from))
+        for i, item in enumerate(batch)
+    ))
+    run.extracted += len(batch)
+    if any(item.depth for item in batch):
+        run.reference_tokens += ctx.state.usage.total_tokens - tokens_before
+    for finding in (f for f in found if f is not None):
+        research.findings.append(finding)
+        ctx.emit(ev.FindingAdded(task_id=run.task_id, finding_id=finding.id, tier=finding.tier, doc=finding.doc,
+                                 page=finding.page, relevance=finding.relevance,
+                                 quotes=len(finding.quotes), verified=len(finding.verified_quotes)))
+        await _follow(ctx, run, finding)
+    return "research.extract" if run.queue else "research.summarize"
+
+
+async def _follow(ctx: StepContext, run: TaskRun, finding: Finding) -> None:
+    """Queue the chunks that the finding's references point to, within depth, budget and per-document limits."""
+    s, research = ctx.settings, ctx.state.later.research
+    if finding.depth >= s.reference_depth or run.reference_tokens >= s.reference_budget_tokens:
+        return
+    chunk = ctx.kb.chunk(finding.chunk_id)
+    text = "\n".join([chunk.text if chunk else ""] + finding.references)
+    resolved = await asyncio.to_thread(ctx.kb.references, text, finding.doc_id)
+    queued = {w.chunk_id for w in run.queue} | set(research.visited)
+    for ref in resolved:
+        for target in ref.targets:
+            if not target.chunk_ids or target.doc_id is None:
+                continue
+            if run.doc_follows.get(target.doc_id, 0) >= s.reference_max_per_doc:
+                ctx.emit(ev.Warning(message=f"stopped following references into {target.doc}: followed "
+                                            f"{s.reference_max_per_doc} times for task {run.task_id}"))
+                continue
+            best = await ctx.rank(f"{_todo(ctx, run.task_id).task} {finding.info}", target.chunk_ids)
+            chunk_id = next((c for c in best if c not in queued), None)
+            if chunk_id is None:
+                continue
+            queued.add(chunk_id)
+            run.doc_follows[target.doc_id] = run.doc_follows.get(target.doc_id, 0) + 1
+            run.followed += 1
+            run.queue.append(WorkItem(chunk_id=chunk_id, depth=finding.depth + 1, referenced_from=finding.id,
+                                      via=ref.reference.text))
+            ctx.emit(ev.ReferenceFollowed(task_id=run.task_id, finding_id=finding.id, reference=ref.reference.text,
+                                          doc=target.doc or "", page=target.page or 0, section=target.section,
+                                          depth=finding.depth + 1))
+
+
+def _findings_text(findings: list[Finding]) -> str:
+    lines = []
+    for f in findings:
+        quotes = "".join(f'\n   "{q.display}"' for q in f.verified_quotes)
+        lines.append(f"[{f.id}] ({f.doc}, p. {f.page}{', ' + f.section if f.section else ''}; tier {f.tier}) {f.info}{quotes}")
+    return "\n".join(lines) or "(no findings)"
+
+
+async def summarize(ctx: StepContext) -> str:
+    research = ctx.state.later.research
+    assert research.current is not None
+    run = research.task(research.current)
+    todo = _todo(ctx, run.task_id)
+    skipped = run.task_id in research.skip_requested
+    findings = [f for f in research.findings if f.task_id == run.task_id]
+    if findings and not skipped:
+        check = language_check(ctx.state.language, lambda v: [v.summary])  # type: ignore[attr-defined]
+        answer = await ctx.ask(P.TASK_SUMMARY, TaskSummaryAnswer, check, question=ctx.state.question,
+                               task=todo.task, findings=_findings_text(findings))
+        run.summary = TaskSummary(**answer.model_dump())
+    run.queue = []
+    run.status = "skipped" if skipped else "done"
+    research.current = None
+    _plan_status(ctx, run.task_id, run.status)
+    ctx.emit(ev.TaskDone(task_id=run.task_id, status=run.status, findings=len(findings),
+                         summary=run.summary.summary if run.summary else None))
+    return "research.next_task"
+
+
+def request_skip(ctx: StepContext, task_id: int) -> None:
+    """Skip a task: a pending one is never started, a running one stops after its current batch."""
+    research = ctx.state.later.research
+    run = next((t for t in research.tasks if t.task_id == task_id), None)
+    if run is None or run.status in ("done", "skipped"):
+        raise ValueError(f"task {task_id} is {'not in the plan' if run is None else run.status}")
+    if task_id not in research.skip_requested:
+        research.skip_requested.append(task_id)
+    if run.status == "pending":
+        run.status = "skipped"
+        _plan_status(ctx, task_id, "skipped")
+        ctx.emit(ev.TaskDone(task_id=task_id, status="skipped", findings=0, summary=None))

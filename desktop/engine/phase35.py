@@ -1,0 +1,74 @@
+"""Phase 3.5 — the drift filter (DESIGN §5): every finding scored against the query anchor; kept when
+its score reaches the threshold of its tier (0.5 / 0.4 / 0.3); a minimum of primary findings is kept
+anyway; a warning when more than 30 % is filtered; every verdict keeps its reason."""
+
+from __future__ import annotations
+
+from desktop.engine import events as ev
+from desktop.engine import prompts as P
+from desktop.engine.research_state import DriftVerdict, Finding
+from desktop.engine.schemas import DriftScores
+from desktop.engine.step import StepContext
+
+_BATCH = 12
+KEPT_FOR_MINIMUM = "kept although below the threshold: too few primary findings would remain"
+
+
+def _lines(findings: list[Finding]) -> str:
+    out = []
+    for f in findings:
+        quote = next((q.display for q in f.verified_quotes), None)
+        out.append(f"[{f.id}] ({f.doc}, p. {f.page}) {f.info}" + (f' — "{quote}"' if quote else ""))
+    return "\n".join(out)
+
+
+def _all_scored(ids: list[str]):  # noqa: ANN202
+    def check(value: object) -> str | None:
+        missing = set(ids) - {s.id for s in value.scores}  # type: ignore[attr-defined]
+        return f"Score every finding; missing: {', '.join(sorted(missing))}." if missing else None
+
+    return check
+
+
+async def filter_drift(ctx: StepContext) -> str:
+    state = ctx.state
+    state.phase = "drift"
+    ctx.emit(ev.PhaseStarted(phase="drift"))
+    findings = state.later.research.findings
+    anchor = state.anchor
+    for i in range(0, len(findings), _BATCH):
+        batch = findings[i : i + _BATCH]
+        ids = [f.id for f in batch]
+        answer = await ctx.ask(
+            P.DRIFT, DriftScores, _all_scored(ids), question=state.question,
+            summary=state.clarification.summary or state.question, scope=anchor.scope if anchor else "-",
+            entities=", ".join(anchor.key_entities) if anchor else "-",
+            avoid="; ".join(anchor.avoid) if anchor and anchor.avoid else "-", findings=_lines(batch),
+        )
+        scores = {s.id: s for s in answer.scores}
+        thresholds = ctx.settings.drift_thresholds
+        for f in batch:
+            s = scores[f.id]
+            f.drift = DriftVerdict(score=s.score, reason=s.reason.strip(), kept=s.score >= thresholds[f.tier - 1])
+    _keep_minimum_primary(findings, ctx.settings.drift_min_primary)
+    filtered = [f for f in findings if f.drift and not f.drift.kept]
+    share = len(filtered) / len(findings) if findings else 0.0
+    warning = None
+    if share > ctx.settings.drift_warn_share:
+        warning = (f"{len(filtered)} of {len(findings)} findings ({share:.0%}) drifted from the question and were "
+                   f"left out; check the plan or the clarification if the report misses something.")
+        ctx.emit(ev.Warning(message=warning))
+    state.later.synthesis.drift_warning = warning
+    ctx.emit(ev.DriftFiltered(kept=len(findings) - len(filtered), filtered=len(filtered), warning=warning,
+                              items=[{"id": f.id, "score": f.drift.score, "reason": f.drift.reason} for f in filtered if f.drift]))
+    return "synthesis.write"
+
+
+def _keep_minimum_primary(findings: list[Finding], minimum: int) -> None:
+    primary = [f for f in findings if f.tier == 1 and f.drift]
+    kept = [f for f in primary if f.drift.kept]  # type: ignore[union-attr]
+    if len(kept) >= minimum:
+        return
+    rescued = sorted((f for f in primary if not f.drift.kept), key=lambda f: -f.drift.score)  # type: ignore[union-attr]
+    for f in rescued[: minimum - len(kept)]:
+        f.drift = f.drift.model_copy(update={"kept": True, "note": KEPT_FOR_MINIMUM})  # type: ignore[union-attr]

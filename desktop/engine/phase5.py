@@ -1,0 +1,113 @@
+"""Phase 5 — attribution (DESIGN §5): the final report. Citations are renumbered in the order the
+answer uses them, each with document, page, its verified quote and the quote's highlight
+rectangles; findings by tier, what the drift filter removed and why, quality, run metadata."""
+
+from __future__ import annotations
+
+from desktop.engine import events as ev
+from desktop.engine.phase4 import MARKER
+from desktop.engine.research_state import Finding, QuoteRecord
+from desktop.engine.state import RunState, now
+from desktop.engine.step import StepContext
+from desktop.report.model import (
+    Citation,
+    Findings,
+    PhaseTiming,
+    Quality,
+    QuoteView,
+    Report,
+    ReportFinding,
+    RunMeta,
+)
+
+_TIERS = {1: "primary", 2: "secondary", 3: "tertiary"}
+
+
+def renumber(answer: str, sources: list[str]) -> tuple[str, list[str]]:
+    """Markers renumbered by first use: the answer's first citation is [1]. Returns the new answer and
+    the finding ids in their new order (only those the answer cites)."""
+    order: list[int] = []
+    for m in MARKER.finditer(answer):
+        n = int(m.group(1))
+        if 1 <= n <= len(sources) and n not in order:
+            order.append(n)
+    new_number = {old: i for i, old in enumerate(order, start=1)}
+    text = MARKER.sub(lambda m: f"[{new_number[int(m.group(1))]}]" if int(m.group(1)) in new_number else "", answer)
+    return text, [sources[old - 1] for old in order]
+
+
+def _best_quote(f: Finding) -> QuoteRecord | None:
+    return max(f.verified_quotes, key=lambda q: len(q.display or ""), default=None)
+
+
+def _citation(n: int, f: Finding, paths: dict[str, str]) -> Citation:
+    quote = _best_quote(f)
+    return Citation(
+        n=n, doc=quote.doc if quote else f.doc, doc_id=quote.doc_id if quote else f.doc_id,
+        path=paths.get(quote.doc_id if quote else f.doc_id, ""), page=quote.page if quote else f.page,
+        section=f.section, quote=quote.display if quote else None, quote_verified=quote is not None,
+        match=quote.match if quote else "none", rects=quote.rects if quote else [], chunk_id=f.chunk_id,
+    )
+
+
+def _report_finding(f: Finding, cited_as: dict[str, int], origins: dict[str, str]) -> ReportFinding:
+    return ReportFinding(
+        tier=f.tier, task_id=f.task_id, text=f.info, doc=f.doc, page=f.page, section=f.section,
+        citation=cited_as.get(f.id), relevance=f.relevance,
+        quotes=[QuoteView(text=q.display or "", verified=True, match=q.match, page=q.page, rects=q.rects)
+                for q in f.verified_quotes],
+        paraphrases=[q.proposed for q in f.quotes if not q.verified],
+        referenced_from=origins.get(f.referenced_from or ""), drift_score=f.drift.score if f.drift else None,
+        filtered=bool(f.drift and not f.drift.kept), filter_reason=(f.drift.reason if f.drift and not f.drift.kept else None),
+    )
+
+
+def _meta(ctx: StepContext, state: RunState) -> RunMeta:
+    llm = ctx.llm
+    return RunMeta(
+        run_id=state.run_id, database=state.database, llm_backend=llm.name, llm_host=llm.host, model=state.model,
+        embedder=ctx.kb.embedder_spec, settings=state.settings.model_dump(mode="json"),
+        timings=[PhaseTiming(phase=p, seconds=round(s, 2)) for p, s in state.later.timings.items()],
+        llm_calls=state.usage.calls, prompt_tokens=state.usage.prompt_tokens,
+        completion_tokens=state.usage.completion_tokens, started_at=state.created_at, finished_at=now(),
+    )
+
+
+def _tasks(state: RunState) -> list[dict]:
+    out = []
+    for t in state.plan.items if state.plan else []:
+        run = next((r for r in state.later.research.tasks if r.task_id == t.id), None)
+        out.append({"id": t.id, "task": t.task, "status": run.status if run else t.status,
+                    "summary": run.summary.model_dump() if run and run.summary else None})
+    return out
+
+
+async def build(ctx: StepContext) -> str:
+    state = ctx.state
+    state.phase = "report"
+    ctx.emit(ev.PhaseStarted(phase="report"))
+    syn = state.later.synthesis
+    findings = state.later.research.findings
+    by_id = {f.id: f for f in findings}
+    answer, cited_ids = renumber(syn.answer, syn.sources)
+    cited_as = {fid: n for n, fid in enumerate(cited_ids, start=1)}
+    paths = {d.doc_id: d.path for d in ctx.kb.documents()}
+    origins = {f.id: f"{f.doc}, p. {f.page}" + (f", {f.section}" if f.section else "") for f in findings}
+    tiers: dict[str, list[ReportFinding]] = {"primary": [], "secondary": [], "tertiary": []}
+    filtered = []
+    for f in findings:
+        view = _report_finding(f, cited_as, origins)
+        (filtered if view.filtered else tiers[_TIERS[f.tier]]).append(view)
+    state.later.report = Report(
+        question=state.question, language=state.language, title=state.question, answer=answer,
+        citations=[_citation(n, by_id[fid], paths) for n, fid in enumerate(cited_ids, start=1)],
+        findings=Findings(**tiers), filtered=filtered, drift_warning=syn.drift_warning,
+        quality=syn.quality or Quality(grounding=0, completeness=0, structure=0, citations=0, total=0,
+                                       cited_sentence_share=0, verified_quote_share=0),
+        scope=state.anchor.scope if state.anchor else "", tasks=_tasks(state), run=_meta(ctx, state),
+    )
+    state.status = "done"
+    state.message = "The report is ready."
+    ctx.emit(ev.ReportReady(title=state.question, citations=len(cited_ids),
+                            quality=syn.quality.total if syn.quality else 0))
+    return "done"

@@ -1,0 +1,113 @@
+"""State of phases 3 to 5: the work queue of each task, the findings with their verified quotes and
+provenance, the drift filter's verdicts, the synthesis and its quality check."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from desktop.report.model import Quality, Rect, Report
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class WorkItem(_Model):
+    """A chunk to read closely for a task: found by search, or reached by following a reference."""
+
+    chunk_id: str
+    depth: int = 0
+    referenced_from: str | None = Field(None, description="the id of the finding whose reference led here")
+    via: str | None = Field(None, description="the reference as written, e.g. '§ 3 Absatz 1 des Atomgesetzes'")
+
+
+class QuoteRecord(_Model):
+    proposed: str = Field(description="the quote as the LLM wrote it")
+    verified: bool
+    match: Literal["exact", "fuzzy", "none"] = "none"
+    display: str | None = Field(None, description="the source's own words for a verified quote")
+    chunk_id: str
+    doc_id: str
+    doc: str
+    page: int
+    rects: list[Rect] = Field(default_factory=list)
+
+
+class DriftVerdict(_Model):
+    score: float = Field(ge=0, le=1)
+    reason: str = ""
+    kept: bool = True
+    note: str | None = Field(None, description="why a finding below its threshold was kept anyway")
+
+
+class Finding(_Model):
+    id: str
+    task_id: int
+    chunk_id: str
+    doc_id: str
+    doc: str
+    page: int
+    section: str | None = None
+    depth: int = 0
+    tier: Literal[1, 2, 3]
+    relevance: float = Field(ge=0, le=1)
+    info: str
+    quotes: list[QuoteRecord] = Field(default_factory=list)
+    references: list[str] = Field(default_factory=list, description="references the extraction named")
+    referenced_from: str | None = None
+    via: str | None = None
+    turns: int = 1
+    served_requests: int = 0
+    drift: DriftVerdict | None = None
+
+    @property
+    def verified_quotes(self) -> list[QuoteRecord]:
+        return [q for q in self.quotes if q.verified]
+
+
+class TaskSummary(_Model):
+    summary: str
+    key_points: list[str] = Field(default_factory=list)
+    open_questions: list[str] = Field(default_factory=list)
+
+
+class TaskRun(_Model):
+    task_id: int
+    status: Literal["pending", "running", "done", "skipped"] = "pending"
+    queue: list[WorkItem] = Field(default_factory=list)
+    extracted: int = 0
+    followed: int = 0
+    reference_tokens: int = 0
+    doc_follows: dict[str, int] = Field(default_factory=dict)
+    summary: TaskSummary | None = None
+
+
+class Research(_Model):
+    tasks: list[TaskRun] = Field(default_factory=list)
+    current: int | None = None
+    findings: list[Finding] = Field(default_factory=list)
+    visited: list[str] = Field(default_factory=list, description="chunk ids read closely in this run")
+    issued: int = Field(0, description="finding ids handed out (F1, F2, …), also to reads that found nothing")
+    skip_requested: list[int] = Field(default_factory=list)
+
+    def task(self, task_id: int) -> TaskRun:
+        return next(t for t in self.tasks if t.task_id == task_id)
+
+
+class Synthesis(_Model):
+    answer: str = ""
+    sources: list[str] = Field(default_factory=list, description="finding ids in the order of their [n] numbers")
+    quality: Quality | None = None
+    drift_warning: str | None = None
+    started_at: str | None = None
+
+
+class Phase345(_Model):
+    """Everything after the approved plan, kept together on the run state."""
+
+    research: Research = Field(default_factory=Research)
+    synthesis: Synthesis = Field(default_factory=Synthesis)
+    report: Report | None = None
+    timings: dict[str, float] = Field(default_factory=dict, description="seconds spent per phase")

@@ -1,0 +1,226 @@
+"""Fixed headings and labels of the exported report, one dict per language, plus the few formatting
+helpers every format shares (so Markdown, HTML, PDF and DOCX say the same thing the same way)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from desktop.report.model import Citation, Report, ReportFinding
+
+# Every key exists in both dicts; a test checks that, so a new label cannot be forgotten in one language.
+LABELS: dict[str, dict[str, str]] = {
+    "de": {
+        "question": "Frage",
+        "scope": "Umfang",
+        "answer": "Antwort",
+        "sources": "Quellen",
+        "page": "S.",
+        "verified": "verifiziert",
+        "fuzzy": "unscharfer Abgleich",
+        "quote_not_verified": "Zitat nicht verifiziert",
+        "no_sources": "Keine Quellen.",
+        "findings": "Erkenntnisse",
+        "tier_1": "Primär",
+        "tier_2": "Sekundär",
+        "tier_3": "Tertiär",
+        "no_findings": "Keine.",
+        "relevance": "Relevanz",
+        "referenced_from": "gefunden über Verweis aus",
+        "paraphrase": "Paraphrase, nicht verifiziert",
+        "filtered": "Wegen Themenabweichung ausgefiltert",
+        "reason": "Grund",
+        "drift_score": "Abweichung",
+        "warning": "Warnung",
+        "quality": "Qualität",
+        "grounding": "Belegtheit",
+        "completeness": "Vollständigkeit",
+        "structure": "Struktur",
+        "citations": "Zitierungen",
+        "total": "Gesamt",
+        "revised": "Überarbeitet",
+        "yes": "ja",
+        "no": "nein",
+        "first_total": "erste Bewertung",
+        "cited_share": "Sätze mit Quellenangabe",
+        "verified_share": "Verifizierte Zitate",
+        "notes": "Anmerkungen",
+        "tasks": "Plan",
+        "status": "Status",
+        "run": "Lauf",
+        "run_id": "Lauf-ID",
+        "database": "Datenbank",
+        "model": "Modell",
+        "embedder": "Embedding-Modell",
+        "llm_backend": "LLM-Server",
+        "llm_calls": "LLM-Aufrufe",
+        "tokens": "Tokens (Prompt / Antwort)",
+        "started": "Beginn",
+        "finished": "Ende",
+        "duration": "Dauer",
+        "timings": "Zeiten je Phase",
+        "footer": "Seite {page} von {pages}",
+    },
+    "en": {
+        "question": "Question",
+        "scope": "Scope",
+        "answer": "Answer",
+        "sources": "Sources",
+        "page": "p.",
+        "verified": "verified",
+        "fuzzy": "approximate match",
+        "quote_not_verified": "quote not verified",
+        "no_sources": "No sources.",
+        "findings": "Findings",
+        "tier_1": "Primary",
+        "tier_2": "Secondary",
+        "tier_3": "Tertiary",
+        "no_findings": "None.",
+        "relevance": "relevance",
+        "referenced_from": "reached through a reference in",
+        "paraphrase": "paraphrase, not verified",
+        "filtered": "Filtered out as off-topic",
+        "reason": "reason",
+        "drift_score": "drift",
+        "warning": "Warning",
+        "quality": "Quality",
+        "grounding": "Grounding",
+        "completeness": "Completeness",
+        "structure": "Structure",
+        "citations": "Citations",
+        "total": "Total",
+        "revised": "Revised",
+        "yes": "yes",
+        "no": "no",
+        "first_total": "first score",
+        "cited_share": "Sentences with a citation",
+        "verified_share": "Verified quotes",
+        "notes": "Notes",
+        "tasks": "Plan",
+        "status": "status",
+        "run": "Run",
+        "run_id": "Run ID",
+        "database": "Database",
+        "model": "Model",
+        "embedder": "Embedder",
+        "llm_backend": "LLM server",
+        "llm_calls": "LLM calls",
+        "tokens": "Tokens (prompt / completion)",
+        "started": "Started",
+        "finished": "Finished",
+        "duration": "Duration",
+        "timings": "Time per phase",
+        "footer": "Page {page} of {pages}",
+    },
+}
+
+# Typographic quotation marks of each language: „…“ in German, “…” in English.
+QUOTE_MARKS: dict[str, tuple[str, str]] = {"de": ("\u201e", "\u201c"), "en": ("\u201c", "\u201d")}
+
+TIERS: tuple[tuple[str, str], ...] = (("primary", "tier_1"), ("secondary", "tier_2"), ("tertiary", "tier_3"))
+SCORES: tuple[str, ...] = ("grounding", "completeness", "structure", "citations")
+
+
+def lang_key(report: Report) -> str:
+    """German for "de" (also "de-DE"), English for everything else."""
+    return "de" if report.language.lower().split("-")[0] == "de" else "en"
+
+
+def labels_for(report: Report) -> dict[str, str]:
+    return LABELS[lang_key(report)]
+
+
+def quoted(report: Report, text: str) -> str:
+    """Wrap a *verified* quote in the language's quotation marks; never call it for unverified text."""
+    left, right = QUOTE_MARKS[lang_key(report)]
+    return f"{left}{one_line(text)}{right}"
+
+
+def one_line(text: str) -> str:
+    """PDF quotes carry line breaks and hyphenation spaces; a source line reads better as one line."""
+    return " ".join(text.split())
+
+
+def location(report: Report, doc: str, page: int, section: str | None) -> str:
+    """'file.pdf, p. 12, § 5' — the place a reviewer opens to check a claim."""
+    parts = [doc, f"{labels_for(report)['page']} {page}"]
+    if section:
+        parts.append(one_line(section))
+    return ", ".join(parts)
+
+
+def citation_location(report: Report, c: Citation) -> str:
+    return location(report, c.doc, c.page, c.section)
+
+
+def finding_location(report: Report, f: ReportFinding) -> str:
+    return location(report, f.doc, f.page, f.section)
+
+
+def percent(share: float) -> str:
+    return f"{round(share * 100)} %"
+
+
+def seconds(value: float) -> str:
+    """Durations for humans: '42.0 s' or '3 min 05 s'."""
+    if value < 60:
+        return f"{value:.1f} s"
+    minutes, secs = divmod(round(value), 60)
+    return f"{minutes} min {secs:02d} s"
+
+
+def timestamp(value: datetime) -> str:
+    return value.isoformat(sep=" ", timespec="seconds")
+
+
+def task_title(task: dict) -> str:
+    """Plan tasks are plain dicts from the engine; accept the keys it uses ('task') and obvious others."""
+    for key in ("task", "title", "text", "question"):
+        if isinstance(task.get(key), str) and task[key].strip():
+            return one_line(task[key])
+    return one_line(str(task.get("id", "")))
+
+
+def task_summary(task: dict) -> str:
+    """The summary may be a string or a TaskSummary-like dict {'summary': ..., 'key_points': [...]}."""
+    summary = task.get("summary")
+    if isinstance(summary, dict):
+        summary = summary.get("summary")
+    return summary.strip() if isinstance(summary, str) else ""
+
+
+def task_points(task: dict) -> list[str]:
+    summary = task.get("summary")
+    points = summary.get("key_points") if isinstance(summary, dict) else task.get("key_points")
+    return [one_line(str(p)) for p in points or [] if str(p).strip()]
+
+
+def run_rows(report: Report) -> list[tuple[str, str]]:
+    """The run metadata as (label, value) rows, in the order every format shows them."""
+    lab, run = labels_for(report), report.run
+    duration = (run.finished_at - run.started_at).total_seconds()
+    return [
+        (lab["model"], run.model),
+        (lab["embedder"], run.embedder),
+        (lab["llm_backend"], f"{run.llm_backend} ({run.llm_host})"),
+        (lab["database"], run.database),
+        (lab["llm_calls"], str(run.llm_calls)),
+        (lab["tokens"], f"{run.prompt_tokens} / {run.completion_tokens}"),
+        (lab["started"], timestamp(run.started_at)),
+        (lab["finished"], timestamp(run.finished_at)),
+        (lab["duration"], seconds(max(duration, 0.0))),
+        (lab["run_id"], run.run_id),
+    ]
+
+
+def quality_rows(report: Report) -> list[tuple[str, str]]:
+    """The quality block as (label, value) rows: four scores, the total, revision, deterministic shares."""
+    lab, q = labels_for(report), report.quality
+    rows = [(lab[name], f"{getattr(q, name)} / 100") for name in SCORES]
+    rows.append((lab["total"], f"{q.total} / 400"))
+    revised = lab["yes"] if q.revised else lab["no"]
+    if q.revised and q.first_total is not None:
+        revised += f" ({lab['first_total']}: {q.first_total} / 400)"
+    rows.append((lab["revised"], revised))
+    rows.append((lab["cited_share"], percent(q.cited_sentence_share)))
+    rows.append((lab["verified_share"], percent(q.verified_quote_share)))
+    return rows

@@ -1,0 +1,120 @@
+"""The final report of a research run, as exported to report.json and rendered to the other formats.
+
+The JSON contract (issue/design): ``question``, ``language``, ``answer`` (Markdown with ``[n]``
+markers), ``citations`` (``{n, doc, page, quote, quote_verified, rects}`` at least), ``findings`` by
+tier, ``quality``, ``run`` metadata.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Rect(_Model):
+    """A highlight rectangle on a PDF page, in PDF points from the page's top-left corner."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
+class Citation(_Model):
+    n: int = Field(ge=1, description="the number of the [n] marker")
+    doc: str = Field(description="file name")
+    doc_id: str
+    path: str
+    page: int = Field(ge=1, description="1-based physical page")
+    section: str | None = None
+    quote: str | None = Field(None, description="the source's own words; None when nothing could be verified")
+    quote_verified: bool = False
+    match: Literal["exact", "fuzzy", "none"] = "none"
+    rects: list[Rect] = Field(default_factory=list)
+    chunk_id: str | None = None
+
+
+class QuoteView(_Model):
+    text: str = Field(description="as displayed: the source's own text when verified, else the model's words")
+    verified: bool
+    match: Literal["exact", "fuzzy", "none"] = "none"
+    page: int
+    rects: list[Rect] = Field(default_factory=list)
+
+
+class ReportFinding(_Model):
+    tier: Literal[1, 2, 3]
+    task_id: int
+    text: str = Field(description="the relevant information, in the report's language")
+    doc: str
+    page: int
+    section: str | None = None
+    citation: int | None = Field(None, description="the [n] this finding is cited as")
+    relevance: float = Field(ge=0, le=1)
+    quotes: list[QuoteView] = Field(default_factory=list)
+    paraphrases: list[str] = Field(default_factory=list, description="quotes that could not be verified, shown as paraphrase")
+    referenced_from: str | None = Field(None, description="the finding whose reference led here ('StrlSchV p. 8 § 3')")
+    drift_score: float | None = None
+    filtered: bool = False
+    filter_reason: str | None = None
+
+
+class Findings(_Model):
+    primary: list[ReportFinding] = Field(default_factory=list)
+    secondary: list[ReportFinding] = Field(default_factory=list)
+    tertiary: list[ReportFinding] = Field(default_factory=list)
+
+
+class Quality(_Model):
+    grounding: int = Field(ge=0, le=100, description="claims supported by the cited sources")
+    completeness: int = Field(ge=0, le=100, description="against the query anchor and the to-dos")
+    structure: int = Field(ge=0, le=100)
+    citations: int = Field(ge=0, le=100, description="markers point to sources that say what is claimed")
+    total: int = Field(ge=0, le=400)
+    notes: str = ""
+    revised: bool = Field(False, description="a focused revision was made because the first total was low")
+    first_total: int | None = None
+    cited_sentence_share: float = Field(ge=0, le=1, description="deterministic: sentences carrying a [n] marker")
+    verified_quote_share: float = Field(ge=0, le=1, description="deterministic: quotes found in their source")
+
+
+class PhaseTiming(_Model):
+    phase: str
+    seconds: float
+
+
+class RunMeta(_Model):
+    run_id: str
+    database: str
+    llm_backend: str
+    llm_host: str
+    model: str
+    embedder: str
+    settings: dict = Field(default_factory=dict)
+    timings: list[PhaseTiming] = Field(default_factory=list)
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    started_at: datetime
+    finished_at: datetime
+
+
+class Report(_Model):
+    question: str
+    language: str
+    title: str
+    answer: str = Field(description="Markdown with [n] citation markers")
+    citations: list[Citation] = Field(default_factory=list)
+    findings: Findings = Field(default_factory=Findings)
+    filtered: list[ReportFinding] = Field(default_factory=list, description="findings removed by the drift filter, with reasons")
+    drift_warning: str | None = None
+    quality: Quality
+    scope: str = ""
+    tasks: list[dict] = Field(default_factory=list, description="the approved plan with each task's summary")
+    run: RunMeta

