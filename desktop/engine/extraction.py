@@ -166,7 +166,7 @@ async def extract(ctx: StepContext, task: Todo, item: WorkItem, finding_id: str,
     chunk = kb.chunk(item.chunk_id)
     if chunk is None:
         return None  # removed from the knowledge base since it was found
-    docs = {d.doc_id: d for d in kb.documents()}
+    docs = ctx.documents()
     reader = Reader(kb, docs)
     first = reader.add(docs[chunk.doc_id], chunk.page, chunk.section, chunk.chunk_id, chunk.text)
     assert first is not None

@@ -76,15 +76,21 @@ async def extract_batch(ctx: StepContext) -> str:
     if run.task_id in research.skip_requested:
         return "research.summarize"
     todo = _todo(ctx, run.task_id)
-    batch, run.queue = run.queue[: ctx.settings.extract_concurrency], run.queue[ctx.settings.extract_concurrency :]
+    # A batch twice the concurrency keeps the LLM busy while the slowest reads of a batch finish;
+    # a killed run loses at most this batch.
+    size = 2 * ctx.settings.extract_concurrency
+    batch, run.queue = run.queue[:size], run.queue[size:]
     for item in batch:
         research.visited.append(item.chunk_id)
     first_id, research.issued = research.issued, research.issued + len(batch)
     tokens_before = ctx.state.usage.total_tokens
-    found = await asyncio.gather(*(
-        extract(ctx, todo, item, f"F{first_id + i + 1}", _origin(research.findings, item.referenced_from))
-        for i, item in enumerate(batch)
-    ))
+    gate = asyncio.Semaphore(ctx.settings.extract_concurrency)
+
+    async def read(i: int, item: WorkItem) -> Finding | None:
+        async with gate:
+            return await extract(ctx, todo, item, f"F{first_id + i + 1}", _origin(research.findings, item.referenced_from))
+
+    found = await asyncio.gather(*(read(i, item) for i, item in enumerate(batch)))
     run.extracted += len(batch)
     if any(item.depth for item in batch):
         run.reference_tokens += ctx.state.usage.total_tokens - tokens_before

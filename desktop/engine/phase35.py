@@ -4,6 +4,8 @@ anyway; a warning when more than 30 % is filtered; every verdict keeps its reaso
 
 from __future__ import annotations
 
+import asyncio
+
 from desktop.engine import events as ev
 from desktop.engine import prompts as P
 from desktop.engine.research_state import DriftVerdict, Finding
@@ -36,17 +38,19 @@ async def filter_drift(ctx: StepContext) -> str:
     ctx.emit(ev.PhaseStarted(phase="drift"))
     findings = state.later.research.findings
     anchor = state.anchor
-    for i in range(0, len(findings), _BATCH):
-        batch = findings[i : i + _BATCH]
-        ids = [f.id for f in batch]
-        answer = await ctx.ask(
-            P.DRIFT, DriftScores, _all_scored(ids), question=state.question,
+
+    async def score(batch: list[Finding]) -> DriftScores:
+        return await ctx.ask(
+            P.DRIFT, DriftScores, _all_scored([f.id for f in batch]), question=state.question,
             summary=state.clarification.summary or state.question, scope=anchor.scope if anchor else "-",
             entities=", ".join(anchor.key_entities) if anchor else "-",
             avoid="; ".join(anchor.avoid) if anchor and anchor.avoid else "-", findings=_lines(batch),
         )
+
+    batches = [findings[i : i + _BATCH] for i in range(0, len(findings), _BATCH)]
+    thresholds = ctx.settings.drift_thresholds
+    for batch, answer in zip(batches, await asyncio.gather(*(score(b) for b in batches))):  # independent calls
         scores = {s.id: s for s in answer.scores}
-        thresholds = ctx.settings.drift_thresholds
         for f in batch:
             s = scores[f.id]
             f.drift = DriftVerdict(score=s.score, reason=s.reason.strip(), kept=s.score >= thresholds[f.tier - 1])

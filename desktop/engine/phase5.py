@@ -91,7 +91,7 @@ async def build(ctx: StepContext) -> str:
     by_id = {f.id: f for f in findings}
     answer, cited_ids = renumber(syn.answer, syn.sources)
     cited_as = {fid: n for n, fid in enumerate(cited_ids, start=1)}
-    paths = {d.doc_id: d.path for d in ctx.kb.documents()}
+    paths = {doc_id: d.path for doc_id, d in ctx.documents().items()}
     origins = {f.id: f"{f.doc}, p. {f.page}" + (f", {f.section}" if f.section else "") for f in findings}
     tiers: dict[str, list[ReportFinding]] = {"primary": [], "secondary": [], "tertiary": []}
     filtered = []

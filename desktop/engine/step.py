@@ -15,7 +15,7 @@ from desktop.engine import events as ev
 from desktop.engine.prompts import Prompt
 from desktop.engine.state import RunState
 from desktop.kb.database import KnowledgeBase
-from desktop.kb.models import SearchHit
+from desktop.kb.models import DocumentInfo, SearchHit
 from desktop.llm.protocol import LlmBackend
 from desktop.llm.records import CallRecord
 from desktop.llm.types import CallOptions, Message, Usage
@@ -42,6 +42,13 @@ class StepContext:
     events: list[ev.Event] = field(default_factory=list)
     calls: list[CallRecord] = field(default_factory=list)
     counted: set[int] = field(default_factory=set)
+    _documents: dict[str, DocumentInfo] | None = None
+
+    def documents(self) -> dict[str, DocumentInfo]:
+        """The knowledge base's documents by id, read once per step (every extraction needs them)."""
+        if self._documents is None:
+            self._documents = {d.doc_id: d for d in self.kb.documents()}
+        return self._documents
 
     @property
     def settings(self):  # noqa: ANN201 - ResearchSettings, typed on RunState
