@@ -47,6 +47,7 @@ CREATE TABLE IF NOT EXISTS sections (
     doc_id TEXT NOT NULL, section TEXT NOT NULL, title TEXT, page INTEGER NOT NULL, ordinal INTEGER NOT NULL,
     PRIMARY KEY (doc_id, section, ordinal)) WITHOUT ROWID;
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(head, body, tokenize="{FTS_TOKENIZER}");
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vocab USING fts5vocab(chunks_fts, 'row');
 CREATE TABLE IF NOT EXISTS vector_deletes (chunk_id TEXT PRIMARY KEY) WITHOUT ROWID;
 """
 
@@ -157,13 +158,21 @@ class Catalog:
             db.execute("DELETE FROM documents WHERE doc_id = ?", (doc_id,))
             return n
 
-    def documents(self) -> list[DocumentInfo]:
-        rows = self.query(
-            """SELECT d.*, COUNT(c.rowid) AS chunks, COALESCE(SUM(c.embedded = 0), 0) AS pending
-               FROM documents d LEFT JOIN chunks c ON c.doc_id = d.doc_id
-               GROUP BY d.doc_id ORDER BY d.file_name"""
-        )
+    def documents(self, counts: bool = True) -> list[DocumentInfo]:
+        """All documents; ``counts=False`` skips counting chunks (a scan of every chunk at 100k)."""
+        if counts:
+            rows = self.query(
+                """SELECT d.*, COUNT(c.rowid) AS chunks, COALESCE(SUM(c.embedded = 0), 0) AS pending
+                   FROM documents d LEFT JOIN chunks c ON c.doc_id = d.doc_id
+                   GROUP BY d.doc_id ORDER BY d.file_name"""
+            )
+        else:
+            rows = self.query("SELECT d.*, 0 AS chunks, 0 AS pending FROM documents d ORDER BY d.file_name")
         return [self._to_info(r) for r in rows]
+
+    def version(self) -> tuple[int, int]:
+        """Changes whenever this connection or another process commits: a key for caches."""
+        return self.generation, int(self.query("PRAGMA data_version")[0][0])
 
     def document(self, doc_id: str) -> DocumentInfo | None:
         return next((d for d in self.documents() if d.doc_id == doc_id), None)
@@ -219,6 +228,25 @@ class Catalog:
     def count_embedded(self) -> int:
         return int(self.query("SELECT COUNT(*) AS n FROM chunks WHERE embedded = 1")[0]["n"])
 
+    def has_embedded(self) -> bool:
+        """Whether any chunk has a vector (stops at the first; counting scans them all)."""
+        return bool(self.query("SELECT EXISTS(SELECT 1 FROM chunks WHERE embedded = 1) AS e")[0]["e"])
+
+    def embedded_ids_in(self, where: str, params: list[object], cap: int) -> list[str] | None:
+        """Ids of embedded chunks matching ``where`` (aliased ``c``), or None when there are more than ``cap``."""
+        rows = self.query(f"SELECT c.chunk_id FROM chunks c WHERE c.embedded = 1 AND {where} LIMIT ?", (*params, cap + 1))
+        return None if len(rows) > cap else [r["chunk_id"] for r in rows]
+
+    def admitted(self, ids: list[str], where: str, params: list[object]) -> set[str]:
+        """Which of these chunk ids lie in the scope ``where`` (aliased ``c``)."""
+        out: set[str] = set()
+        for i in range(0, len(ids), 500):
+            part = ids[i : i + 500]
+            rows = self.query(f"SELECT c.chunk_id FROM chunks c WHERE c.chunk_id IN ({','.join('?' * len(part))}) "
+                              f"AND {where}", (*part, *params))
+            out.update(r["chunk_id"] for r in rows)
+        return out
+
     def mark_embedded(self, ids: list[str]) -> None:
         with self.transaction() as db:
             db.executemany("UPDATE chunks SET embedded = 1 WHERE chunk_id = ?", [(i,) for i in ids])
@@ -240,14 +268,3 @@ class Catalog:
 
     # --- lexical --------------------------------------------------------------------------------
 
-    def lexical(self, match: str, limit: int, where: str = "", params: Iterable[object] = ()) -> list[tuple[str, float]]:
-        """(chunk id, BM25 score; higher is better) for an FTS5 match expression."""
-        sql = f"""SELECT c.chunk_id, -bm25(chunks_fts, 2.0, 1.0) AS score
-                  FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
-                  WHERE chunks_fts MATCH ? {('AND ' + where) if where else ''}
-                  ORDER BY bm25(chunks_fts, 2.0, 1.0) LIMIT ?"""
-        try:
-            rows = self.query(sql, (match, *params, limit))
-        except sqlite3.OperationalError:
-            return []  # a query FTS5 cannot parse finds nothing rather than failing the search
-        return [(r["chunk_id"], float(r["score"])) for r in rows]

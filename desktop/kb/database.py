@@ -74,6 +74,7 @@ class KnowledgeBase:
             self.catalog.close()
             raise EmbedderMismatch(name, recorded, self.embedder_spec)
         self.sections = SectionIndex(self.catalog)
+        self._doc_cache: tuple[tuple[int, int], list[DocumentInfo]] | None = None
 
     @classmethod
     def open(cls, paths: AppPaths, settings: Settings, name: str, *, create: bool = False,
@@ -108,7 +109,7 @@ class KnowledgeBase:
     @locked_cached_property
     def _searcher(self) -> Searcher:
         return Searcher(self.catalog, self._dense, self._embed_query, self.settings.kb.fetch_k, self.settings.kb.rrf_k,
-                        self._cited_units)
+                        self._cited_units, lambda ids: self.vectors.vectors(ids))
 
     def _cited_units(self, query: str) -> list[list[Chunk]]:
         """The chunks of every unit a query cites and this database holds ("§ 78 StrlSchG")."""
@@ -196,17 +197,24 @@ class KnowledgeBase:
 
     # --- search and retrieval -------------------------------------------------------------------
 
+    def _search_documents(self) -> list[DocumentInfo]:
+        """Documents without chunk counts, kept until the catalog changes (a search needs their names)."""
+        version = self.catalog.version()
+        if self._doc_cache is None or self._doc_cache[0] != version:
+            self._doc_cache = (version, self.catalog.documents(counts=False))
+        return self._doc_cache[1]
+
     def search(self, query: str, k: int = 10, mode: SearchMode = "hybrid", filt: SearchFilter | None = None) -> list[SearchHit]:
-        documents = self.documents()
+        documents = self._search_documents()
         return self._searcher.search(query, k, mode, scope_for(documents, filt), documents)
 
     def search_many(self, queries: list[str], k: int = 10, mode: SearchMode = "hybrid",
                     filt: SearchFilter | None = None) -> list[list[SearchHit]]:
         """Several searches with their queries embedded in one batch (what the engine does each round)."""
-        documents = self.documents()
+        documents = self._search_documents()
         scope = scope_for(documents, filt)
         vectors: list[np.ndarray | None] = [None] * len(queries)
-        if mode != "lexical" and queries and self.catalog.count_embedded():
+        if mode != "lexical" and queries and self.catalog.has_embedded():
             vectors = list(self.embedder.embed_queries(queries))
         return [self._searcher.search(q, k, mode, scope, documents, v) for q, v in zip(queries, vectors)]
 
@@ -215,7 +223,7 @@ class KnowledgeBase:
         chunks without a vector yet follow in the given order with a score of 0."""
         if not chunk_ids:
             return []
-        stored = self.vectors.vectors(chunk_ids) if self.catalog.count_embedded() else {}
+        stored = self.vectors.vectors(chunk_ids) if self.catalog.has_embedded() else {}
         vector = self.embedder.embed_query(query) if stored else None
         scored = sorted(((c, float(stored[c] @ vector)) for c in chunk_ids if c in stored), key=lambda x: -x[1])
         return scored + [(c, 0.0) for c in chunk_ids if c not in stored]

@@ -18,6 +18,7 @@ class SectionIndex:
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
         self._bodies: dict[str, tuple[int, list[tuple[Chunk, str]]]] = {}
+        self._registry: tuple[tuple[int, int], list[RegistryEntry]] | None = None
 
     def _normalised_chunks(self, doc_id: str) -> list[tuple[Chunk, str]]:
         """A document's chunks with their normalised text, kept until the catalog changes."""
@@ -29,6 +30,13 @@ class SectionIndex:
         return cached[1]
 
     def registry(self) -> list[RegistryEntry]:
+        """Kept until the catalog changes: every search that resolves a citation asks for it."""
+        version = self.catalog.version()
+        if self._registry is None or self._registry[0] != version:
+            self._registry = (version, self._read_registry())
+        return self._registry[1]
+
+    def _read_registry(self) -> list[RegistryEntry]:
         rows = self.catalog.query("SELECT doc_id, file_name, title, short_name, aliases, issued, meta FROM documents")
         entries = []
         for r in rows:
