@@ -50,6 +50,22 @@ def convex(dense: Ranking, lexical: Ranking, alpha: float) -> list[str]:
     return sorted(ids, key=lambda c: alpha * d.get(c, 0.0) + (1 - alpha) * lx.get(c, 0.0), reverse=True)
 
 
+def zscore(dense: Ranking, lexical: Ranking, alpha: float) -> list[str]:
+    """alpha * z(dense) + (1 - alpha) * z(BM25); a missing score counts as the list's minimum."""
+
+    def z(r: Ranking) -> tuple[dict[str, float], float]:
+        if not r:
+            return {}, 0.0
+        values = [s for _, s in r]
+        mean = sum(values) / len(values)
+        sd = (sum((v - mean) ** 2 for v in values) / len(values)) ** 0.5 or 1.0
+        return {c: (s - mean) / sd for c, s in r}, (min(values) - mean) / sd
+
+    (d, d_min), (lx, l_min) = z(dense), z(lexical)
+    ids = set(d) | set(lx)
+    return sorted(ids, key=lambda c: alpha * d.get(c, d_min) + (1 - alpha) * lx.get(c, l_min), reverse=True)
+
+
 def variants() -> dict[str, Callable[[Ranking, Ranking], list[str]]]:
     out: dict[str, Callable[[Ranking, Ranking], list[str]]] = {
         "dense": lambda d, lx: [c for c, _ in d],
@@ -59,8 +75,12 @@ def variants() -> dict[str, Callable[[Ranking, Ranking], list[str]]]:
         out[f"rrf k={k}"] = lambda d, lx, k=k: sorted((s := rrf([[c for c, _ in d], [c for c, _ in lx]], k)), key=s.__getitem__, reverse=True)
     for w in (0.3, 0.5, 0.7):
         out[f"rrf k=60 w_lex={w}"] = lambda d, lx, w=w: weighted_rrf(d, lx, 60, w)
-    for a in (0.5, 0.6, 0.7, 0.8):
+    for a in (0.4, 0.45, 0.5, 0.6, 0.7):
         out[f"convex a={a}"] = lambda d, lx, a=a: convex(d, lx, a)
+    for a in (0.4, 0.5, 0.6):
+        out[f"z-score a={a}"] = lambda d, lx, a=a: zscore(d, lx, a)
+    for k in (5, 20):
+        out[f"rrf k={k}"] = lambda d, lx, k=k: sorted((s := rrf([[c for c, _ in d], [c for c, _ in lx]], k)), key=s.__getitem__, reverse=True)
     return out
 
 

@@ -1,6 +1,6 @@
 """Ingestion throughput and memory.
 
-    python benchmarks/ingest_bench.py PDF_DIR [--data-dir DIR] [--workers N] [--no-embed] [--big-pages N]
+    python benchmarks/ingest_bench.py PDF_DIR [--data-dir DIR] [--db NAME] [--workers N] [--no-embed] [--big-pages N]
 
 1. extraction + chunking alone, in this process on one core: pages/s;
 2. the same through the worker pool (``--workers``): pages/s;
@@ -73,7 +73,7 @@ def extract_pool(pdfs: list[Path], workers: int, pages_per_task: int = 25) -> di
     return {"workers": workers, "pages": pages, "seconds": round(seconds, 2), "pages_per_s": round(pages / seconds, 1)}
 
 
-def end_to_end(pdf_dir: Path, data_dir: Path, workers: int) -> dict[str, object]:
+def end_to_end(pdf_dir: Path, data_dir: Path, workers: int, db: str) -> dict[str, object]:
     settings = Settings()
     settings.kb.ingest_workers = workers
     paths = resolve_paths(data_dir).ensure()
@@ -84,7 +84,7 @@ def end_to_end(pdf_dir: Path, data_dir: Path, workers: int) -> dict[str, object]
         if p.stage == "embed" and not embed_time:
             embed_time.append(time.perf_counter())
 
-    with KnowledgeBase.open(paths, settings, "bench", create=True, embedder="offline") as kb:
+    with KnowledgeBase.open(paths, settings, db, create=True, embedder="offline") as kb:
         report = kb.ingest([pdf_dir], progress=progress)
     total = time.perf_counter() - started
     pages = sum(f.pages for f in report.files)
@@ -126,6 +126,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("pdf_dir", type=Path)
     ap.add_argument("--data-dir", type=Path, help="database folder to build (kept); default: a temporary one")
+    ap.add_argument("--db", default="bench", help="database name (the retrieval benchmark reuses one named after its set)")
     ap.add_argument("--workers", type=int, default=min(4, os.cpu_count() or 2))
     ap.add_argument("--no-embed", action="store_true", help="skip the end-to-end run")
     ap.add_argument("--big-pages", type=int, default=0)
@@ -148,7 +149,7 @@ def main() -> int:
         result["peak_worker_rss_mb"] = round(_rss_mb(resource.RUSAGE_CHILDREN), 1)
     if not args.no_embed:
         data_dir = args.data_dir or Path(tempfile.mkdtemp())
-        result["end_to_end"] = end_to_end(args.pdf_dir, data_dir, args.workers)
+        result["end_to_end"] = end_to_end(args.pdf_dir, data_dir, args.workers, args.db)
     result["peak_rss_mb"] = round(_rss_mb(resource.RUSAGE_SELF), 1)
     result["peak_worker_rss_mb"] = round(_rss_mb(resource.RUSAGE_CHILDREN), 1)
     print(json.dumps(result, indent=2))

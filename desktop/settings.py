@@ -65,7 +65,9 @@ class KbSettings(_Section):
     embed_batch: int = Field(16, ge=1, le=512, description="Chunks embedded per call; smaller reacts faster to cancel.")
     ocr: bool = Field(True, description="OCR pages without a text layer when Tesseract is installed.")
     ocr_languages: str = Field("deu+eng", description="Tesseract language codes.")
-    rrf_k: int = Field(60, ge=1, le=1000, description="Reciprocal rank fusion constant.")
+    fusion: Literal["zscore", "rrf"] = Field("zscore", description="How hybrid search mixes dense and lexical results.")
+    dense_weight: float = Field(0.5, ge=0, le=1, description="Share of the dense (semantic) side in z-score fusion.")
+    rrf_k: int = Field(60, ge=1, le=1000, description="Reciprocal rank fusion constant (fusion 'rrf').")
     fetch_k: int = Field(50, ge=5, le=1000, description="Candidates each retriever contributes to the fusion.")
 
 
@@ -107,12 +109,17 @@ class ResearchSettings(_Section):
     synthesis_attempts: int = Field(3, ge=1, le=6, description="Tries to get an answer with valid markers in the right language.")
 
 
+class UiSettings(_Section):
+    language: Literal["system", "de", "en"] = Field("system", description="Language of the window; 'system' follows the computer.")
+
+
 class Settings(_Section):
     schema_version: int = SCHEMA_VERSION
     data_dir: Path | None = Field(None, description="Where databases live; empty means the platform's data folder.")
     llm: LlmSettings = Field(default_factory=LlmSettings)
     kb: KbSettings = Field(default_factory=KbSettings)
     research: ResearchSettings = Field(default_factory=ResearchSettings)
+    ui: UiSettings = Field(default_factory=UiSettings)
 
 
 # Each entry upgrades a raw settings dict from version N to N+1.

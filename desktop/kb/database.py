@@ -109,7 +109,8 @@ class KnowledgeBase:
     @locked_cached_property
     def _searcher(self) -> Searcher:
         return Searcher(self.catalog, self._dense, self._embed_query, self.settings.kb.fetch_k, self.settings.kb.rrf_k,
-                        self._cited_units, lambda ids: self.vectors.vectors(ids))
+                        self._cited_units, lambda ids: self.vectors.vectors(ids), self.settings.kb.fusion,
+                        self.settings.kb.dense_weight)
 
     def _cited_units(self, query: str) -> list[list[Chunk]]:
         """The chunks of every unit a query cites and this database holds ("§ 78 StrlSchG")."""
