@@ -9,6 +9,7 @@ from typing import Any
 
 from desktop.cli.console import err
 from desktop.engine import events as ev
+from desktop.engine.narrate import describe
 from desktop.engine.phase2 import show
 from desktop.engine.state import RunState
 from desktop.report.export import export_all
@@ -116,42 +117,10 @@ class EventPrinter:
     """Progress on stderr, one line per event that a person wants to see."""
 
     def __call__(self, event: ev.Event) -> None:
-        line = self.describe(event)
+        line = describe(event)
         if line:
             err(line)
 
-    @staticmethod
-    def describe(event: ev.Event) -> str | None:
-        match event:
-            case ev.PhaseStarted(phase=phase):
-                return f"— {phase} —"
-            case ev.QueriesGenerated(round=r, queries=qs):
-                return f"round {r} queries: " + " | ".join(qs)
-            case ev.ChunksRetrieved(new=n, duplicates=d):
-                return f"retrieved {n} new chunks ({d} seen before)"
-            case ev.CoverageUpdated(coverage=c, gaps=g):
-                return f"coverage {c:.0%}, {len(g)} gaps"
-            case ev.ClarificationEnded(reason=why, research_queries=qs):
-                return f"clarification ended ({why.replace('_', ' ')}); research queries: " + " | ".join(qs)
-            case ev.TokenUsage(purpose=p, call=u):
-                return f"  [{p}: {u.prompt_tokens}+{u.completion_tokens} tokens, {u.seconds:.1f}s]"
-            case ev.TaskStarted(task_id=t, task=task, chunks=n):
-                return f"task {t}: {task} ({n} chunks to read)"
-            case ev.FindingAdded(finding_id=f, tier=tier, doc=doc, page=page, verified=v, quotes=q):
-                return f"  {f} tier {tier}: {doc} p. {page}, {v}/{q} quotes verified"
-            case ev.ReferenceFollowed(reference=r, doc=doc, page=page, depth=d):
-                return f"  following '{r}' → {doc} p. {page} (depth {d})"
-            case ev.TaskDone(task_id=t, status=st, findings=n):
-                return f"task {t} {st}: {n} findings"
-            case ev.DriftFiltered(kept=k, filtered=f):
-                return f"drift filter: {k} kept, {f} filtered"
-            case ev.QualityChecked(total=total, revision_needed=r):
-                return f"quality {total}/400" + (" — revising once" if r else "")
-            case ev.ReportReady(citations=c, quality=q):
-                return f"report ready: {c} citations, quality {q}/400"
-            case ev.Warning(message=m) | ev.Error(message=m):
-                return f"{event.type}: {m}"
-        return None
 
 
 def summary(state: RunState) -> dict[str, Any]:

@@ -41,15 +41,17 @@ async def queries(ctx: StepContext) -> str:
     assert rnd is not None
     if rnd.index == 1:
         angles = "; ".join(P.FIRST_ANGLES[: max(1, n)])
-        answer = await ctx.ask(P.QUERIES_FIRST, SearchQueries, _count_check(n), question=state.question, n=n, angles=angles)
+        answer = await ctx.ask_or(lambda: SearchQueries(queries=[state.question]), P.QUERIES_FIRST, SearchQueries,
+                                  _count_check(n), question=state.question, n=n, angles=angles)
         found = [q.strip() for q in answer.queries if q.strip()]
         # the original question is always the first query, whatever the model wrote
         rnd.queries = [state.question] + [q for q in found if q.casefold() != state.question.casefold()][: n - 1]
     else:
         used = [q for r in cl.rounds[:-1] for q in r.queries]
         last = cl.rounds[-2].analysis
-        answer = await ctx.ask(
-            P.QUERIES_NEXT, SearchQueries, _count_check(n), question=state.question, n=n,
+        gaps_as_queries = lambda: SearchQueries(queries=(last.knowledge_gaps if last else [])[:n] or [state.question])  # noqa: E731
+        answer = await ctx.ask_or(
+            gaps_as_queries, P.QUERIES_NEXT, SearchQueries, _count_check(n), question=state.question, n=n,
             answers=bullet_list([r.answer for r in cl.rounds if r.answer]),
             gaps=bullet_list(last.knowledge_gaps if last else []), used=bullet_list(used),
             angles="; ".join(P.NEXT_ANGLES[:n]),
@@ -98,8 +100,8 @@ async def analyze(ctx: StepContext) -> str:
     rnd = cl.current
     assert rnd is not None
     excerpts = await _relevant_excerpts(ctx, ctx.settings.analysis_context_tokens)
-    analysis = await ctx.ask(P.ANALYZE, RetrievalAnalysis, question=state.question,
-                             answers=answers_block(cl.rounds), excerpts=excerpts)
+    analysis = await ctx.ask_or(lambda: RetrievalAnalysis(coverage=0.0), P.ANALYZE, RetrievalAnalysis,
+                                question=state.question, answers=answers_block(cl.rounds), excerpts=excerpts)
     rnd.analysis = RoundAnalysis(**analysis.model_dump())
     s = ctx.settings
     rnd.suggest_end = (
@@ -124,10 +126,13 @@ async def questions(ctx: StepContext) -> str:
         return end(ctx, "token_budget")
     s = ctx.settings
     check = language_check(state.language, lambda v: v.questions)  # type: ignore[attr-defined]
-    asked = await ctx.ask(P.QUESTIONS, FollowUpQuestions, check, question=state.question,
-                          answers=answers_block(cl.rounds), scope=rnd.analysis.scope or "(unclear)",
-                          gaps=bullet_list(rnd.analysis.knowledge_gaps), q_min=s.questions_min, q_max=s.questions_max)
+    asked = await ctx.ask_or(lambda: FollowUpQuestions.model_construct(questions=[]), P.QUESTIONS, FollowUpQuestions,
+                             check, question=state.question, answers=answers_block(cl.rounds),
+                             scope=rnd.analysis.scope or "(unclear)", gaps=bullet_list(rnd.analysis.knowledge_gaps),
+                             q_min=s.questions_min, q_max=s.questions_max)
     rnd.questions = [q.strip() for q in asked.questions if q.strip()][: s.questions_max]
+    if not rnd.questions:
+        return end(ctx, "model_failed")  # nothing to ask: go on to the plan with what is known
     state.pending = Pending(kind="answer", round=rnd.index)
     ctx.emit(ev.QuestionsAsked(
         round=rnd.index, max_rounds=s.max_rounds, questions=rnd.questions, coverage=rnd.analysis.coverage,
@@ -165,8 +170,12 @@ async def finalize(ctx: StepContext) -> str:
     state, cl = ctx.state, ctx.state.clarification
     last = next((r.analysis for r in reversed(cl.rounds) if r.analysis), None) or RoundAnalysis()
     check = language_check(state.language, lambda v: [v.summary, v.scope])  # type: ignore[attr-defined]
-    result = await ctx.ask(
-        P.FINALIZE, ClarificationResult, check, question=state.question, dialogue=dialogue(cl.rounds),
+    used = [q for r in cl.rounds for q in r.queries]
+    fallback = lambda: ClarificationResult(  # noqa: E731 - what is known without the model's summary
+        research_queries=used or [state.question], scope=last.scope, summary=state.question,
+        refinements=[r.answer for r in cl.rounds if r.answer], key_entities=last.entities)
+    result = await ctx.ask_or(
+        fallback, P.FINALIZE, ClarificationResult, check, question=state.question, dialogue=dialogue(cl.rounds),
         concepts=", ".join(last.key_concepts) or "-", entities=", ".join(last.entities) or "-",
         scope=last.scope or "-", gaps=", ".join(last.knowledge_gaps) or "-",
     )

@@ -48,6 +48,10 @@ def _values(ctx: StepContext) -> dict[str, object]:
     }
 
 
+def _no_plan() -> PlanProposal:
+    return PlanProposal(answerable=True, reason="", items=[])
+
+
 def _adopt(ctx: StepContext, proposal: PlanProposal, revision: int) -> str:
     state = ctx.state
     task0 = Todo(id=0, task=state.question, context=state.clarification.summary or "")
@@ -68,7 +72,8 @@ async def propose(ctx: StepContext) -> str:
     if ctx.state.phase != "plan":
         ctx.state.phase = "plan"
         ctx.emit(ev.PhaseStarted(phase="plan"))
-    proposal = await ctx.ask(P.PLAN, PlanProposal, _check(ctx.state.language), excerpts=await _excerpts(ctx), **_values(ctx))
+    proposal = await ctx.ask_or(_no_plan, P.PLAN, PlanProposal, _check(ctx.state.language),
+                                excerpts=await _excerpts(ctx), **_values(ctx))
     return _adopt(ctx, proposal, revision=1)
 
 
@@ -76,8 +81,8 @@ async def replan(ctx: StepContext) -> str:
     plan = ctx.state.plan
     assert plan is not None and plan.feedback
     current = "\n".join(f"{t.id}. {t.task}" + (f" — {t.context}" if t.context else "") for t in plan.items)
-    proposal = await ctx.ask(P.REPLAN, PlanProposal, _check(ctx.state.language), plan=current,
-                             feedback=plan.feedback, excerpts=await _excerpts(ctx), **_values(ctx))
+    proposal = await ctx.ask_or(_no_plan, P.REPLAN, PlanProposal, _check(ctx.state.language), plan=current,
+                                feedback=plan.feedback, excerpts=await _excerpts(ctx), **_values(ctx))
     return _adopt(ctx, proposal, revision=plan.revision + 1)
 
 

@@ -16,6 +16,7 @@ from desktop.engine.research_state import Finding, TaskRun, TaskSummary, WorkIte
 from desktop.engine.schemas import TaskSummaryAnswer
 from desktop.engine.state import Todo
 from desktop.engine.step import StepContext
+from desktop.llm.types import BadOutput
 from desktop.kb.search import rrf
 
 
@@ -88,7 +89,12 @@ async def extract_batch(ctx: StepContext) -> str:
 
     async def read(i: int, item: WorkItem) -> Finding | None:
         async with gate:
-            return await extract(ctx, todo, item, f"F{first_id + i + 1}", _origin(research.findings, item.referenced_from))
+            try:
+                return await extract(ctx, todo, item, f"F{first_id + i + 1}",
+                                     _origin(research.findings, item.referenced_from))
+            except BadOutput as exc:  # one unreadable answer costs this chunk, not the run
+                ctx.warn(f"research.extract: no usable answer for a chunk ({exc}); it was skipped")
+                return None
 
     found = await asyncio.gather(*(read(i, item) for i, item in enumerate(batch)))
     run.extracted += len(batch)
@@ -151,9 +157,9 @@ async def summarize(ctx: StepContext) -> str:
     findings = [f for f in research.findings if f.task_id == run.task_id]
     if findings and not skipped:
         check = language_check(ctx.state.language, lambda v: [v.summary])  # type: ignore[attr-defined]
-        answer = await ctx.ask(P.TASK_SUMMARY, TaskSummaryAnswer, check, question=ctx.state.question,
-                               task=todo.task, findings=_findings_text(findings))
-        run.summary = TaskSummary(**answer.model_dump())
+        answer = await ctx.ask_or(lambda: None, P.TASK_SUMMARY, TaskSummaryAnswer, check,  # type: ignore[arg-type, return-value]
+                                  question=ctx.state.question, task=todo.task, findings=_findings_text(findings))
+        run.summary = TaskSummary(**answer.model_dump()) if answer else None
     run.queue = []
     run.status = "skipped" if skipped else "done"
     research.current = None

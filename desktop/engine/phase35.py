@@ -9,10 +9,11 @@ import asyncio
 from desktop.engine import events as ev
 from desktop.engine import prompts as P
 from desktop.engine.research_state import DriftVerdict, Finding
-from desktop.engine.schemas import DriftScores
+from desktop.engine.schemas import DriftScore, DriftScores
 from desktop.engine.step import StepContext
 
 _BATCH = 12
+NOT_SCORED = "not scored: the model gave no usable answer"
 KEPT_FOR_MINIMUM = "kept although below the threshold: too few primary findings would remain"
 
 
@@ -40,8 +41,10 @@ async def filter_drift(ctx: StepContext) -> str:
     anchor = state.anchor
 
     async def score(batch: list[Finding]) -> DriftScores:
-        return await ctx.ask(
-            P.DRIFT, DriftScores, _all_scored([f.id for f in batch]), question=state.question,
+        # unscored findings keep their own relevance as the score: a failed check filters nothing
+        unscored = lambda: DriftScores(scores=[DriftScore(id=f.id, score=f.relevance, reason=NOT_SCORED) for f in batch])  # noqa: E731
+        return await ctx.ask_or(
+            unscored, P.DRIFT, DriftScores, _all_scored([f.id for f in batch]), question=state.question,
             summary=state.clarification.summary or state.question, scope=anchor.scope if anchor else "-",
             entities=", ".join(anchor.key_entities) if anchor else "-",
             avoid="; ".join(anchor.avoid) if anchor and anchor.avoid else "-", findings=_lines(batch),

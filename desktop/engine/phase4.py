@@ -186,9 +186,11 @@ async def quality(ctx: StepContext) -> str:
         f"[{n}] {f.doc}, p. {f.page}: {f.info}\n{(ctx.kb.chunk(f.chunk_id).text if ctx.kb.chunk(f.chunk_id) else '')}"
         for n, f in enumerate(sources, start=1) if n in cited
     )
-    answer = await ctx.ask(P.QUALITY, QualityAnswer, question=ctx.state.question,
-                           summary=ctx.state.clarification.summary or ctx.state.question, tasks=_tasks_text(ctx),
-                           answer=syn.answer, sources=cited_text or "(no sources cited)")
+    unchecked = lambda: QualityAnswer(grounding=0, completeness=0, structure=0, citations=0,  # noqa: E731
+                                      notes="The quality check gave no usable answer; the scores are unknown.")
+    answer = await ctx.ask_or(unchecked, P.QUALITY, QualityAnswer, question=ctx.state.question,
+                              summary=ctx.state.clarification.summary or ctx.state.question, tasks=_tasks_text(ctx),
+                              answer=syn.answer, sources=cited_text or "(no sources cited)")
     total = answer.grounding + answer.completeness + answer.structure + answer.citations
     first = syn.quality
     syn.quality = Quality(
@@ -197,7 +199,8 @@ async def quality(ctx: StepContext) -> str:
         first_total=first.total if first else None, cited_sentence_share=round(cited_sentence_share(syn.answer), 3),
         verified_quote_share=round(_verified_share(ctx, sources), 3),
     )
-    revise = first is None and total < ctx.settings.quality_threshold
+    checked = total > 0  # a failed check (all zeros) is no reason to rewrite the answer
+    revise = first is None and checked and total < ctx.settings.quality_threshold
     ctx.emit(ev.QualityChecked(total=total, revision_needed=revise, scores={
         "grounding": answer.grounding, "completeness": answer.completeness, "structure": answer.structure,
         "citations": answer.citations}))

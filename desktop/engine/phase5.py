@@ -50,9 +50,10 @@ def _citation(n: int, f: Finding, paths: dict[str, str]) -> Citation:
     )
 
 
-def _report_finding(f: Finding, cited_as: dict[str, int], origins: dict[str, str]) -> ReportFinding:
+def _report_finding(f: Finding, cited_as: dict[str, int], origins: dict[str, str], paths: dict[str, str]) -> ReportFinding:
     return ReportFinding(
-        tier=f.tier, task_id=f.task_id, text=f.info, doc=f.doc, page=f.page, section=f.section,
+        tier=f.tier, task_id=f.task_id, text=f.info, doc=f.doc, doc_id=f.doc_id, path=paths.get(f.doc_id, ""),
+        page=f.page, section=f.section,
         citation=cited_as.get(f.id), relevance=f.relevance,
         quotes=[QuoteView(text=q.display or "", verified=True, match=q.match, page=q.page, rects=q.rects)
                 for q in f.verified_quotes],
@@ -96,7 +97,7 @@ async def build(ctx: StepContext) -> str:
     tiers: dict[str, list[ReportFinding]] = {"primary": [], "secondary": [], "tertiary": []}
     filtered = []
     for f in findings:
-        view = _report_finding(f, cited_as, origins)
+        view = _report_finding(f, cited_as, origins, paths)
         (filtered if view.filtered else tiers[_TIERS[f.tier]]).append(view)
     state.later.report = Report(
         question=state.question, language=state.language, title=state.question, answer=answer,

@@ -17,7 +17,7 @@ from desktop.settings import ResearchSettings
 
 Phase = Literal["clarify", "plan", "research", "drift", "synthesis", "report"]
 RunStatus = Literal["running", "waiting", "stopped", "cancelled", "failed", "done"]
-Termination = Literal["user_end", "max_rounds", "token_budget", "convergence"]
+Termination = Literal["user_end", "max_rounds", "token_budget", "convergence", "model_failed"]
 
 
 def now() -> datetime:

@@ -18,7 +18,7 @@ from desktop.kb.database import KnowledgeBase
 from desktop.kb.models import DocumentInfo, SearchHit
 from desktop.llm.protocol import LlmBackend
 from desktop.llm.records import CallRecord
-from desktop.llm.types import CallOptions, Message, Usage
+from desktop.llm.types import BadOutput, CallOptions, Message, Usage
 
 A = TypeVar("A", bound=BaseModel)
 
@@ -62,6 +62,19 @@ class StepContext:
         """One structured LLM call, recorded for the audit trail and counted in the run's usage."""
         messages = prompt.render(language=self.state.language, **values)
         return await self.ask_messages(messages, schema, prompt.name, check)
+
+    async def ask_or(self, fallback: Callable[[], A], prompt: Prompt, schema: type[A],
+                     check: Callable[[object], str | None] | None = None, **values: Any) -> A:
+        """Like ``ask``, but a model that gives no usable answer after its retries does not stop the run:
+        the step goes on with ``fallback()`` and the user sees a warning saying so."""
+        try:
+            return await self.ask(prompt, schema, check, **values)
+        except BadOutput as exc:
+            self.warn(f"{prompt.name}: the model gave no usable answer ({exc}); going on without it")
+            return fallback()
+
+    def warn(self, message: str) -> None:
+        self.emit(ev.Warning(message=message))
 
     async def ask_messages(self, messages: list[Message], schema: type[A], purpose: str,
                            check: Callable[[object], str | None] | None = None) -> A:

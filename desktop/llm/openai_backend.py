@@ -17,7 +17,7 @@ from desktop.llm.base import BackendCore, Call, Piece, Reply, make_completion
 from desktop.llm.records import Audit
 from desktop.llm.types import (
     CallOptions, Completion, Health, LlmError, LlmServerError, LlmTimeout, LlmUnavailable, Message, ModelInfo,
-    ModelMissing, PullProgress, Usage,
+    ModelMissing, PromptTooLong, PullProgress, Usage,
 )
 from desktop.settings import LlmSettings
 
@@ -49,6 +49,19 @@ def _error_text(response: httpx.Response) -> str:
         return response.text.strip()[:300] or response.reason_phrase
     error = body.get("error", body.get("detail", body)) if isinstance(body, dict) else body
     return str(error.get("message", error) if isinstance(error, dict) else error)[:300]
+
+
+def _context_overflow(response: httpx.Response) -> tuple[int, int] | None:
+    """llama.cpp's "exceed_context_size_error": (prompt tokens, context size), else None."""
+    if response.status_code != 400:
+        return None
+    try:
+        error = response.json().get("error")
+    except ValueError:
+        return None
+    if not isinstance(error, dict) or error.get("type") != "exceed_context_size_error":
+        return None
+    return int(error.get("n_prompt_tokens") or 0), int(error.get("n_ctx") or 0)
 
 
 def _same_model(a: str, b: str) -> bool:
@@ -91,6 +104,14 @@ class OpenAIBackend(BackendCore):
 
     def _status_error(self, response: httpx.Response, model: str) -> LlmError:
         code, message = response.status_code, _error_text(response)
+        too_long = _context_overflow(response)
+        if too_long is not None:  # our estimate let it through, the server's tokenizer counted more
+            prompt, context = too_long
+            return PromptTooLong(f"the prompt has {prompt} tokens but {self.host} serves a context of {context}: "
+                                 "lower the context size in the settings or start the server with a larger one",
+                                 prompt, 0, context)
+        if code == 501:  # llama.cpp without --embeddings, and the like: retrying cannot help
+            return LlmError(f"the LLM server at {self.host} does not offer this ({message})")
         if code in (401, 403):
             return LlmError(f"the LLM server at {self.host} refused the request (HTTP {code}: {message}): set the "
                             "right API key in the settings")

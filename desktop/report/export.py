@@ -90,14 +90,18 @@ def _writers(report: Report, audit_events: Iterable[dict] | None) -> dict[str, C
     return writers
 
 
-def export_all(report: Report, out_dir: Path, audit_events: Iterable[dict] | None = None) -> dict[str, Path]:
-    """Write report.{md,html,pdf,docx,json} (and audit.jsonl when events are given); return their paths
-    by format ("md", "html", "pdf", "docx", "json", "audit")."""
+def export_all(report: Report, out_dir: Path, audit_events: Iterable[dict] | None = None,
+               formats: Iterable[str] | None = None) -> dict[str, Path]:
+    """Write report.{md,html,pdf,docx,json} (and audit.jsonl when events are given), or only the
+    ``formats`` named; return their paths by format ("md", "html", "pdf", "docx", "json", "audit")."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     written: dict[str, Path] = {}
     errors: dict[str, BaseException] = {}
+    wanted = set(formats) if formats is not None else None
     for fmt, write in _writers(report, audit_events).items():
+        if wanted is not None and fmt not in wanted:
+            continue
         try:
             written[fmt] = write_atomic(out_dir / FILE_NAMES[fmt], write)
         except Exception as e:  # noqa: BLE001 - any failure of one format must not stop the others

@@ -53,6 +53,8 @@ class ReportFinding(_Model):
     task_id: int
     text: str = Field(description="the relevant information, in the report's language")
     doc: str
+    doc_id: str = ""
+    path: str = Field("", description="where the PDF was when the report was made (to open it at the page)")
     page: int
     section: str | None = None
     citation: int | None = Field(None, description="the [n] this finding is cited as")

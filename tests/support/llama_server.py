@@ -31,6 +31,7 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -135,10 +136,7 @@ class LlamaServer:
         return kib / 1024 if kib is not None else None
 
     def log_tail(self, lines: int = 40) -> str:
-        try:
-            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
-        except OSError:
-            return ""
+        return _log_tail(self.log_path, lines)
 
 
 def _log_tail(path: Path, lines: int = 40) -> str:
@@ -223,21 +221,30 @@ def llama_server(model_path: str | Path, *, alias: str | None = None, context: i
     log_path = Path(log_name)
     command = [sys.executable, str(Path(__file__).resolve()), "--model", str(path), "--alias", alias,
                "--context", str(context), "--threads", str(threads), "--parallel", str(parallel)]
+    # llama.cpp's CPU threads synchronise through OpenMP, whose threads spin while they wait: on a machine
+    # whose cores are busy with anything else that makes generation 10-20 times slower (2 instead of 45
+    # tok/s for SmolLM2 on two shared cores). Passive waiting is the safe default; OMP_WAIT_POLICY overrides.
+    env = {**os.environ, "OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "PASSIVE")}
     started = time.monotonic()
     with os.fdopen(fd, "wb") as log:
-        process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+        process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, env=env,
                                    start_new_session=True)  # Ctrl-C in the terminal reaches pytest only
+    clean = False
     try:
         deadline = started + start_timeout
         url = _read_ready(process, deadline)
         if url is None or not _wait_healthy(url, process, deadline):
             code = process.poll()
             why = f"exited with code {code}" if code is not None else f"was not ready within {start_timeout:g} s"
-            raise RuntimeError(f"llama.cpp server for {path.name} {why}; its log ({log_path}):\n{_log_tail(log_path)}")
+            raise RuntimeError(f"llama.cpp server for {path.name} {why}; its log ({log_path}):\n"
+                               f"{_log_tail(log_path)}")
         yield LlamaServer(url=url, model=alias, path=path, context=context, threads=threads, parallel=parallel,
                           process=process, log_path=log_path, start_s=time.monotonic() - started)
+        clean = True
     finally:
         _stop(process)
+        if clean and log_dir is None:  # a log in a folder of the caller's is the caller's to keep
+            log_path.unlink(missing_ok=True)
 
 
 def llama_server_fixture(model: str, *, name: str, scope: str = "module", **options):
@@ -246,14 +253,16 @@ def llama_server_fixture(model: str, *, name: str, scope: str = "module", **opti
     import pytest
 
     @pytest.fixture(scope=scope, name=name)
-    def _fixture() -> Iterator[LlamaServer]:
+    def _fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaServer]:
         if importlib.util.find_spec("xllamacpp") is None:
             pytest.skip(f"xllamacpp (llama.cpp's server) is not installed: {INSTALL_HINT}")
         path = find_model(model)
         if path is None:
             pytest.skip(f"the model '{model}' is not installed: {INSTALL_HINT}")
-        options.setdefault("alias", model if model in MODELS else None)
-        with llama_server(path, **options) as server:
+        kwargs = {"alias": model if model in MODELS else None,
+                  "log_dir": tmp_path_factory.mktemp("llama-server"),  # kept for whoever reads a failure
+                  **options}
+        with llama_server(path, **kwargs) as server:
             yield server
 
     return _fixture
@@ -298,7 +307,12 @@ def _serve(argv: list[str] | None = None) -> int:
             sys.stdin.buffer.read()  # returns at EOF: the parent closed the pipe or went away
         stop.set()
 
-    server = xlc.Server(params)  # loads the model, then serves on server.listening_address
+    try:
+        server = xlc.Server(params)  # loads the model, then serves on server.listening_address
+    except Exception:  # e.g. not a GGUF file: the reason is in the log above
+        traceback.print_exc()
+        sys.stderr.flush()
+        os._exit(3)  # a failed start leaves native threads behind that would block a normal exit
     threading.Thread(target=watch_parent, daemon=True).start()
     announce.write(f"{READY}{server.listening_address}\n")
     announce.flush()
