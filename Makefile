@@ -1,9 +1,9 @@
 # The two commands of the README's quick start; both set up .venv on first use.
-#   make run    opens Rabbithole on the bundled sample knowledge base
+#   make run    opens the Rabbithole window on the bundled sample knowledge base
 #   make test   runs the test suite (what CI runs)
 
 SHELL := /bin/bash
-ARGS ?= kb search "Grenzwert der effektiven Dosis für beruflich exponierte Personen" --db Sample
+ARGS ?=
 PYTEST_ARGS ?=
 
 .PHONY: run test venv

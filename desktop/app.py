@@ -1,14 +1,94 @@
 """Entry point and composition root: ``rabbithole`` with a command runs the command line; without one
-it opens the desktop window."""
+(or with only ``--data-dir``) it opens the desktop window."""
 
 from __future__ import annotations
 
+import argparse
+import logging
 import sys
 from collections.abc import Sequence
+from logging.handlers import RotatingFileHandler
+
+
+def _gui_args(args: list[str]) -> argparse.Namespace | None:
+    """The window's own options, or None when the arguments name a command for the command line."""
+    parser = argparse.ArgumentParser(prog="rabbithole", add_help=False)
+    parser.add_argument("--data-dir")
+    known, rest = parser.parse_known_args(args)
+    return None if rest else known
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    from desktop import cli
+    gui = _gui_args(args)
+    if gui is None:
+        from desktop import cli
 
-    return cli.main(args)
+        return cli.main(args)
+    return run_window(gui.data_dir)
+
+
+def _log_to_file(paths) -> None:  # noqa: ANN001
+    handler = RotatingFileHandler(paths.log_dir / "rabbithole.log", maxBytes=2_000_000, backupCount=3, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.getLogger().addHandler(handler)
+    logging.getLogger().setLevel(logging.INFO)
+
+
+def run_window(data_dir: str | None = None, argv: list[str] | None = None) -> int:
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from desktop.bridge.bridge import EngineBridge
+    from desktop.paths import resolve_paths, with_data_dir
+    from desktop.settings import Settings, SettingsError, load_settings, save_settings
+    from desktop.ui import i18n
+    from desktop.ui.main_window import MainWindow
+    from desktop.ui.theme import apply_theme
+
+    app = QApplication.instance() or QApplication(argv or sys.argv[:1])
+    app.setApplicationName("Rabbithole")
+    apply_theme(app)
+    paths = resolve_paths(data_dir)
+    problem = None
+    try:
+        settings = load_settings(paths)
+    except SettingsError as exc:
+        settings, problem = Settings(), str(exc)
+    if settings.data_dir and not data_dir:
+        paths = with_data_dir(paths, settings.data_dir)
+    paths.ensure()
+    _log_to_file(paths)
+    i18n.install(app, settings.ui.language)
+    bridge = EngineBridge(paths, settings)
+    windows: list[MainWindow] = []
+
+    def open_window(state=None) -> MainWindow:  # noqa: ANN001
+        window = MainWindow(bridge)
+        window.languageRequested.connect(switch_language)
+        windows.append(window)
+        window.show()
+        if state is not None:
+            window.show_run(state)
+        return window
+
+    def switch_language(language: str) -> None:
+        """Rebuild the window in the other language; the run and the knowledge bases carry on."""
+        old = windows.pop()
+        bridge.settings.ui.language = language
+        save_settings(paths, bridge.settings)
+        i18n.install(app, language)
+        new = open_window(old.state)
+        new.restoreGeometry(old.saveGeometry())
+        old.close()
+        old.deleteLater()
+
+    window = open_window()
+    if problem:
+        QMessageBox.warning(window, "Rabbithole", f"{problem}\nThe default settings are used for now.")
+    window.prepare_first_start()
+    app.aboutToQuit.connect(bridge.shutdown)
+    return app.exec()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -122,6 +122,11 @@ class ResearchEngine:
         if task is not None:
             task.cancel()
 
+    def cancel_all(self) -> None:
+        """Cancel every run in flight (on closing the window); each stays resumable."""
+        for run_id in list(self._running):
+            self.cancel(run_id)
+
     # --- commands at the checkpoints -------------------------------------------------------------
 
     async def answer(self, run_id: str, text: str | None, end: bool = False) -> RunState:

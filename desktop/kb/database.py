@@ -17,7 +17,7 @@ import numpy as np
 from desktop.kb import retrieval
 from desktop.kb.catalog import Catalog
 from desktop.kb.embedcache import CachedEmbedder, EmbeddingCache
-from desktop.kb.embeddings import Embedder, make_embedder
+from desktop.kb.embeddings import make_embedder
 from desktop.kb.errors import DatabaseNotFound, DocumentNotFound, EmbedderMismatch, KbError
 from desktop.kb.ingest import Ingestor
 from desktop.kb.lazy import locked_cached_property

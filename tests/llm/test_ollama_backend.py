@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 import numpy as np
 import pytest
 from support.fake_ollama import FakeOllama, down_url, fake_ollama_fixture, replies
-from support.fake_ollama_replies import chat_model, default_models, embedding_model
+from support.fake_ollama_replies import chat_model, default_models
 
 from desktop.llm.factory import make_backend
 from desktop.llm.ollama_backend import OllamaBackend

@@ -1,0 +1,303 @@
+"""EngineBridge: the one QObject between the window and the engine and knowledge bases.
+
+Everything slow runs on the engine's event loop thread (or a worker thread of it); results, engine
+events and ingestion progress come back as Qt signals on the GUI thread; failures become a message,
+never a dead window.
+"""
+
+from __future__ import annotations
+
+import logging
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from desktop.bridge.worker import Handler, LoopThread, Op
+from desktop.engine import events as ev
+from desktop.engine.runner import CommandError, ResearchEngine
+from desktop.engine.state import RunState
+from desktop.engine.store import RunNotFound, RunStore, RunSummary
+from desktop.kb.database import KnowledgeBase, list_databases
+from desktop.kb.databases import SAMPLE_DB, delete_database, ensure_sample
+from desktop.kb.errors import KbError
+from desktop.kb.models import DocumentInfo, IngestReport, SearchFilter, SearchHit
+from desktop.kb.progress import CancelToken
+from desktop.llm.factory import make_backend
+from desktop.llm.protocol import LlmBackend
+from desktop.llm.types import LlmError
+from desktop.paths import AppPaths
+from desktop.report.export import export_all
+from desktop.settings import LlmSettings, Settings, save_settings
+
+log = logging.getLogger(__name__)
+EXPECTED = (KbError, LlmError, CommandError, RunNotFound, OSError, ValueError)
+
+
+def user_message(exc: BaseException) -> str:
+    """What the user reads: our errors speak for themselves; anything else is named and logged."""
+    if isinstance(exc, EXPECTED):
+        return str(exc)
+    log.error("unexpected error\n%s", "".join(traceback.format_exception(exc)))
+    return f"Unexpected error ({type(exc).__name__}): {exc}. Details are in the log file."
+
+
+class EngineBridge(QObject):
+    engineEvent = Signal(object)  # desktop.engine.events.Event
+    runChanged = Signal(object)  # RunState after a command or a stop
+    ingestProgress = Signal(object)  # IngestProgress
+    ingestFinished = Signal(object)  # IngestReport
+    documentsChanged = Signal(str, object)  # database, list[DocumentInfo]
+    databasesChanged = Signal(object)  # list[str]
+    llmHealth = Signal(object)  # desktop.llm.types.Health
+    error = Signal(str)  # a message for the user
+    busy = Signal(str, bool)  # what is running, and whether it still is
+
+    def __init__(self, paths: AppPaths, settings: Settings) -> None:
+        super().__init__()
+        self.paths = paths
+        self.settings = settings
+        self.loop = LoopThread()
+        self.store = RunStore(paths.runs_file)
+        self._kbs: dict[str, KnowledgeBase] = {}
+        self._llm: LlmBackend | None = None
+        self._engine: ResearchEngine | None = None
+        self._ingest_cancel: CancelToken | None = None
+        self.current_run: str | None = None
+
+    # --- plumbing -------------------------------------------------------------------------------
+
+    def _fail(self, what: str) -> Handler:
+        def handle(exc: object) -> None:
+            self.busy.emit(what, False)
+            self.error.emit(user_message(exc) if isinstance(exc, BaseException) else str(exc))
+
+        return handle
+
+    def _kb(self, name: str) -> KnowledgeBase:
+        if name not in self._kbs:
+            self._kbs[name] = KnowledgeBase.open(self.paths, self.settings, name)
+        return self._kbs[name]
+
+    def _engine_on_loop(self) -> ResearchEngine:
+        """Created on the loop thread: the LLM client belongs to that loop."""
+        if self._engine is None:
+            self._llm = make_backend(self.settings.llm)
+            self._engine = ResearchEngine(self.store, self._llm, self._kb, self.settings.research)
+            self._engine.subscribe(self.engineEvent.emit)
+        return self._engine
+
+    def shutdown(self) -> None:
+        if self._ingest_cancel:
+            self._ingest_cancel.cancel()
+        if self._engine is not None:
+            engine, llm = self._engine, self._llm
+
+            async def close() -> None:  # on the loop: tasks are cancelled from their own thread
+                engine.cancel_all()
+                if llm is not None:
+                    await llm.aclose()
+
+            try:
+                self.loop.call(close, timeout=5)
+            except Exception:  # closing is best effort; the process ends anyway
+                log.exception("closing the LLM client")
+        self.loop.stop()
+        for kb in self._kbs.values():
+            kb.close()
+        self.store.close()
+
+    # --- knowledge bases ------------------------------------------------------------------------
+
+    def databases(self) -> list[str]:
+        return list_databases(self.paths)
+
+    def load_documents(self, name: str) -> Op:
+        return self.loop.run_blocking(lambda: self._kb(name).documents(),
+                                      lambda docs: self.documentsChanged.emit(name, docs), self._fail("documents"))
+
+    def create_database(self, name: str, embedder: str | None = None) -> Op:
+        def create() -> list[str]:
+            KnowledgeBase.open(self.paths, self.settings, name, create=True, embedder=embedder).close()
+            return self.databases()
+
+        return self.loop.run_blocking(create, self.databasesChanged.emit, self._fail("create database"))
+
+    def delete_database(self, name: str) -> Op:
+        def delete() -> list[str]:
+            kb = self._kbs.pop(name, None)
+            if kb is not None:
+                kb.close()
+            delete_database(self.paths, self.settings, name)
+            return self.databases()
+
+        return self.loop.run_blocking(delete, self.databasesChanged.emit, self._fail("delete database"))
+
+    def ingest(self, name: str, files: list[Path]) -> Op:
+        """Add files or folders; progress and the report arrive as signals; cancel with cancel_ingest."""
+        token = self._ingest_cancel = CancelToken()
+        self.busy.emit("ingest", True)
+
+        def work() -> IngestReport:
+            if name == SAMPLE_DB and not files:
+                return ensure_sample(self.paths, self.settings, self.ingestProgress.emit, token) or IngestReport(database=name)
+            return self._kb(name).ingest(files, progress=self.ingestProgress.emit, cancel=token)
+
+        def done(report: IngestReport) -> None:
+            self.busy.emit("ingest", False)
+            self.ingestFinished.emit(report)
+            self.databasesChanged.emit(self.databases())  # a first ingest creates the database
+            self.load_documents(name)
+
+        return self.loop.run_blocking(work, done, self._fail("ingest"))
+
+    def cancel_ingest(self) -> None:
+        if self._ingest_cancel is not None:
+            self._ingest_cancel.cancel()
+
+    def remove_document(self, name: str, doc_id: str) -> Op:
+        return self.loop.run_blocking(lambda: self._kb(name).remove_document(doc_id),
+                                      lambda _: self.load_documents(name), self._fail("remove document"))
+
+    def set_meta(self, name: str, doc_id: str, key: str, value: str) -> Op:
+        return self.loop.run_blocking(lambda: self._kb(name).set_meta(doc_id, key, value),
+                                      lambda _: self.load_documents(name), self._fail("set metadata"))
+
+    def search(self, name: str, query: str, on_done: Callable[[list[SearchHit]], None], k: int = 10,
+               filt: SearchFilter | None = None) -> Op:
+        return self.loop.run_blocking(lambda: self._kb(name).search(query, k=k, filt=filt), on_done, self._fail("search"))
+
+    def document(self, name: str, doc_id: str) -> DocumentInfo | None:
+        return next((d for d in self._kb(name).documents() if d.doc_id == doc_id), None)
+
+    # --- the LLM --------------------------------------------------------------------------------
+
+    def check_llm(self, llm: LlmSettings | None = None, on_done: Handler | None = None,
+                  on_error: Handler | None = None) -> Op:
+        """Health of the configured server, or of ``llm`` (settings being edited); also as llmHealth
+        when it is the configured one."""
+
+        async def health() -> Any:
+            backend = make_backend(llm or self.settings.llm)
+            try:
+                return await backend.health()
+            finally:
+                await backend.aclose()
+
+        return self.loop.run(health, on_done or self.llmHealth.emit, on_error or self._fail("LLM check"))
+
+    def list_models(self, on_done: Handler, llm: LlmSettings | None = None, on_error: Handler | None = None) -> Op:
+        async def models() -> Any:
+            backend = make_backend(llm or self.settings.llm)
+            try:
+                return await backend.list_models()
+            finally:
+                await backend.aclose()
+
+        return self.loop.run(models, on_done, on_error or self._fail("model list"))
+
+    def pull_model(self, model: str, on_progress: Handler, on_done: Handler, on_error: Handler,
+                   llm: LlmSettings | None = None) -> Op:
+        """Download a model to the server; progress (PullProgress) on the GUI thread; cancel the Op to stop."""
+        progress = self.loop.gui(on_progress)
+
+        async def pull() -> str:
+            backend = make_backend(llm or self.settings.llm)
+            try:
+                async for step in backend.pull(model):
+                    progress(step)
+            finally:
+                await backend.aclose()
+            return model
+
+        return self.loop.run(pull, on_done, lambda exc: on_error(user_message(exc)))
+
+    def apply_settings(self, settings: Settings) -> None:
+        """Save and use new settings; the engine and knowledge bases reopen with them."""
+        save_settings(self.paths, settings)
+        self.settings = settings
+        old_llm, self._engine, self._llm = self._llm, None, None
+        for kb in self._kbs.values():
+            kb.close()
+        self._kbs.clear()
+        if old_llm is not None:
+            self.loop.run(old_llm.aclose)
+        self.check_llm()
+
+    # --- research runs ----------------------------------------------------------------------------
+
+    def runs(self) -> list[RunSummary]:
+        return self.store.runs()
+
+    def load_run(self, run_id: str) -> RunState:
+        return self.store.load(run_id)
+
+    def refresh_run(self, run_id: str) -> Op:
+        """Read a run's latest saved state off the GUI thread (a long run's state can be large)."""
+        return self.loop.run_blocking(lambda: self.store.load(run_id), self.runChanged.emit, self._fail("load run"))
+
+    def _run_command(self, what: str, command: Callable[[ResearchEngine], Any]) -> Op:
+        self.busy.emit(what, True)
+
+        async def work() -> Any:
+            return await command(self._engine_on_loop())
+
+        def done(state: object) -> None:
+            self.busy.emit(what, False)
+            if isinstance(state, RunState):
+                self.current_run = state.run_id
+                self.runChanged.emit(state)
+
+        return self.loop.run(work, done, self._fail(what))
+
+    def start_research(self, question: str, database: str) -> Op:
+        return self._run_command("research", lambda e: e.start(question, database))
+
+    def resume(self, run_id: str) -> Op:
+        return self._run_command("research", lambda e: e.resume(run_id))
+
+    def answer(self, run_id: str, text: str | None, end: bool = False) -> Op:
+        return self._run_command("research", lambda e: e.answer(run_id, text, end=end))
+
+    def add_todo(self, run_id: str, task: str, context: str = "") -> Op:
+        return self._run_command("plan", lambda e: e.add_todo(run_id, task, context))
+
+    def edit_todo(self, run_id: str, todo_id: int, task: str | None = None, context: str | None = None) -> Op:
+        return self._run_command("plan", lambda e: e.edit_todo(run_id, todo_id, task, context))
+
+    def remove_todo(self, run_id: str, todo_id: int) -> Op:
+        return self._run_command("plan", lambda e: e.remove_todo(run_id, todo_id))
+
+    def move_todo(self, run_id: str, todo_id: int, position: int) -> Op:
+        return self._run_command("plan", lambda e: e.move_todo(run_id, todo_id, position))
+
+    def replan(self, run_id: str, feedback: str) -> Op:
+        return self._run_command("research", lambda e: e.replan(run_id, feedback))
+
+    def approve(self, run_id: str) -> Op:
+        return self._run_command("research", lambda e: e.approve(run_id))
+
+    def skip_task(self, run_id: str, task_id: int) -> Op:
+        return self._run_command("skip", lambda e: e.skip_task(run_id, task_id))
+
+    def cancel_run(self, run_id: str) -> None:
+        async def cancel() -> None:
+            self._engine_on_loop().cancel(run_id)
+
+        self.loop.run(cancel, None, self._fail("cancel"))
+
+    def export_report(self, run_id: str, out_dir: Path, on_done: Handler, fmt: str = "all") -> Op:
+        """Write the report (one format, or "all" with the audit trail) into ``out_dir``."""
+
+        def export() -> dict[str, Path]:
+            state = self.store.load(run_id)
+            if state.later.report is None:
+                raise ValueError("this run has no report yet")
+            if fmt != "all":
+                return export_all(state.later.report, out_dir, formats=[fmt])
+            events = (ev.EVENT_ADAPTER.dump_python(e, mode="json") for e in self.store.events(run_id))
+            return export_all(state.later.report, out_dir, events)
+
+        return self.loop.run_blocking(export, on_done, self._fail("export"))

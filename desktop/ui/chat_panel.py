@@ -1,0 +1,188 @@
+"""Clarification as a chat: the question, then per round its queries, what was retrieved (new and
+already seen, each chunk expandable), coverage and gaps, and the questions with round i/N; the user
+answers or ends clarification."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import QLocale, Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QTextBrowser,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop.engine.state import ClarifyRound, RunState
+
+SEND_KEY = QKeySequence("Ctrl+Return")
+
+
+class ChatPanel(QWidget):
+    startRequested = Signal(str)  # a new question
+    answerSubmitted = Signal(str, bool)  # the answer, and whether it ends clarification
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.transcript = QTextBrowser()
+        self.transcript.setOpenLinks(False)
+        self.chunks = QTreeWidget()
+        self.chunks.setHeaderLabels([self.tr("Retrieved"), self.tr("Document"), self.tr("Page")])
+        self.chunks.setColumnWidth(0, 360)
+        self.coverage = QProgressBar()
+        self.coverage.setFormat(self.tr("coverage %p%"))
+        self.round_label = QLabel()
+        self.input = QPlainTextEdit()
+        self.input.setPlaceholderText(self.tr("Ask a research question…"))
+        self.input.setMaximumHeight(110)
+        self.send = QPushButton(self.tr("Start research"))
+        # the shortcut as this platform writes it, in the window's language (Qt translates key names)
+        self._send_key = SEND_KEY.toString(QKeySequence.SequenceFormat.NativeText)
+        self.send.setToolTip(self._send_key)
+        self.send.clicked.connect(self._send)
+        self.end = QPushButton(self.tr("End clarification"))
+        self.end.setToolTip(self.tr("Go on to the plan; what you typed still counts"))
+        self.end.clicked.connect(lambda: self._send(end=True))
+        QShortcut(SEND_KEY, self, activated=self._send)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.transcript)
+        split.addWidget(self.chunks)
+        split.setSizes([420, 160])
+        status = QHBoxLayout()
+        status.addWidget(self.round_label, 1)
+        status.addWidget(self.coverage)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.end)
+        buttons.addWidget(self.send)
+        layout = QVBoxLayout(self)
+        layout.addWidget(split, 1)
+        layout.addLayout(status)
+        layout.addWidget(self.input)
+        layout.addLayout(buttons)
+        self.state: RunState | None = None
+        self.show_state(None)
+
+    # --- input ----------------------------------------------------------------------------------
+
+    def _send(self, end: bool = False) -> None:
+        text = self.input.toPlainText().strip()
+        waiting = self.state is not None and self.state.pending is not None and self.state.pending.kind == "answer"
+        if waiting:
+            if text or end:
+                self.answerSubmitted.emit(text, end)
+                self.input.clear()
+        elif text and (self.state is None or self.state.status in ("done", "failed", "cancelled", "stopped")):
+            self.startRequested.emit(text)
+            self.input.clear()
+
+    def set_busy(self, busy: bool) -> None:
+        waiting = self.state is not None and self.state.pending is not None and self.state.pending.kind == "answer"
+        self.send.setEnabled(not busy and (waiting or self.state is None or self.state.status != "waiting"))
+        self.end.setEnabled(not busy and waiting)
+
+    # --- display --------------------------------------------------------------------------------
+
+    def show_state(self, state: RunState | None) -> None:
+        self.state = state
+        waiting = state is not None and state.pending is not None and state.pending.kind == "answer"
+        self.send.setText(self.tr("Send answer") if waiting else self.tr("Start research"))
+        self.input.setPlaceholderText(self.tr("Your answer… ({key})").format(key=self._send_key) if waiting
+                                      else self.tr("Ask a research question…"))
+        self.end.setEnabled(waiting)
+        self.send.setEnabled(state is None or waiting or state.status != "waiting")
+        self.transcript.setHtml(self._html(state))
+        self.transcript.verticalScrollBar().setValue(self.transcript.verticalScrollBar().maximum())
+        self._fill_chunks(state)
+        rnd = state.clarification.current if state else None
+        if rnd and rnd.analysis:
+            self.coverage.setValue(round(100 * rnd.analysis.coverage))
+            self.round_label.setText(self.tr("{round} · {new}, {seen} · {gaps}").format(
+                round=self._round(rnd.index, state.settings.max_rounds), new=self._new_chunks(len(rnd.new_chunks)),
+                seen=self._seen(rnd.duplicates), gaps=self.tr("%n gap(s)", "", len(rnd.analysis.knowledge_gaps))))
+        else:
+            self.coverage.setValue(0)
+            self.round_label.setText("")
+
+    # --- texts --------------------------------------------------------------------------------------
+
+    def _round(self, index: int, rounds: int) -> str:
+        return self.tr("Round {0}/{1}").format(index, rounds)
+
+    def _new_chunks(self, n: int) -> str:
+        return self.tr("%Ln new chunk(s)", "", n)
+
+    def _seen(self, n: int) -> str:
+        return self.tr("%Ln seen before", "", n)
+
+    def _percent(self, share: float) -> str:
+        """A share as a percentage in the window's language ("46%", German "46 %")."""
+        return self.tr("{0}%", "a percentage").format(QLocale().toString(round(100 * share)))
+
+    def _html(self, state: RunState | None) -> str:
+        if state is None:
+            return "<p>" + html.escape(self.tr(
+                "Choose a knowledge base on the left, then ask your question below. Rabbithole searches the "
+                "documents, asks what it needs to know, proposes a plan you can edit, and writes a report "
+                "whose every claim cites document and page.")) + "</p>"
+        you = html.escape(self.tr("You:"))
+        parts = [f"<p><b>{you}</b> {html.escape(state.question)}</p>"]
+        for rnd in state.clarification.rounds:
+            parts.append(self._round_html(rnd, state.settings.max_rounds))
+        if state.clarification.summary:
+            refined = html.escape(self.tr("Refined question:"))
+            parts.append(f"<p><b>{refined}</b> {html.escape(state.clarification.summary)}</p>")
+        if state.message:
+            parts.append(f"<p><i>{html.escape(state.message)}</i></p>")
+        return "".join(parts)
+
+    def _round_html(self, rnd: ClarifyRound, max_rounds: int) -> str:
+        title = html.escape(self._round(rnd.index, max_rounds))
+        out = [f"<hr><p><b>{title}</b> — "
+               + html.escape(self.tr("searched: ")) + " · ".join(html.escape(q) for q in rnd.queries) + "</p>"]
+        if rnd.analysis:
+            out.append("<p>" + html.escape(self.tr("{new}, {seen}; coverage {coverage}").format(
+                new=self._new_chunks(len(rnd.new_chunks)), seen=self._seen(rnd.duplicates),
+                coverage=self._percent(rnd.analysis.coverage))) + "</p>")
+            if rnd.analysis.knowledge_gaps:
+                out.append("<p>" + html.escape(self.tr("Gaps:")) + "</p><ul>"
+                           + "".join(f"<li>{html.escape(g)}</li>" for g in rnd.analysis.knowledge_gaps) + "</ul>")
+        if rnd.questions:
+            out.append("<ol>" + "".join(f"<li><b>{html.escape(q)}</b></li>" for q in rnd.questions) + "</ol>")
+        if rnd.suggest_end:
+            out.append("<p><i>" + html.escape(self.tr(
+                "The question looks well covered: end clarification to go on, or answer to refine it.")) + "</i></p>")
+        if rnd.answer:
+            you = html.escape(self.tr("You:"))
+            out.append(f"<p><b>{you}</b> {html.escape(rnd.answer)}</p>")
+        return "".join(out)
+
+    def _fill_chunks(self, state: RunState | None) -> None:
+        self.chunks.clear()
+        if state is None:
+            return
+        chunks = state.clarification.chunks
+        for rnd in state.clarification.rounds:
+            top = QTreeWidgetItem([self.tr("Round {round}: {new}, {seen}").format(
+                round=rnd.index, new=self.tr("%Ln new", "", len(rnd.new_chunks)), seen=self._seen(rnd.duplicates)),
+                "", ""])
+            for cid in rnd.new_chunks:
+                c = chunks.get(cid)
+                if c is None:
+                    continue
+                item = QTreeWidgetItem([" ".join(c.text.split())[:160], c.doc, str(c.page)])
+                item.setToolTip(0, c.text[:1500])
+                item.addChild(QTreeWidgetItem([" ".join(c.text.split()), "", ""]))
+                top.addChild(item)
+            self.chunks.addTopLevelItem(top)
+        if self.chunks.topLevelItemCount():
+            self.chunks.topLevelItem(self.chunks.topLevelItemCount() - 1).setExpanded(True)

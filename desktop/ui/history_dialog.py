@@ -1,0 +1,71 @@
+"""Run history: every research run, to reopen or resume."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop.engine.store import RunSummary
+
+
+class RunHistoryDialog(QDialog):
+    openRequested = Signal(str)
+    resumeRequested = Signal(str)
+
+    def __init__(self, runs: list[RunSummary], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Research history"))
+        self.resize(900, 420)
+        self.runs = runs
+        self.table = QTableWidget(len(runs), 5)
+        self.table.setHorizontalHeaderLabels([self.tr("Question"), self.tr("Knowledge base"), self.tr("Status"),
+                                              self.tr("Phase"), self.tr("Last change")])
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        statuses = {"running": self.tr("Running"), "waiting": self.tr("Waiting for you"), "stopped": self.tr("Stopped"),
+                    "cancelled": self.tr("Cancelled"), "failed": self.tr("Failed"), "done": self.tr("Done")}
+        phases = {"clarify": self.tr("Clarify"), "plan": self.tr("Plan"), "research": self.tr("Research"),
+                  "drift": self.tr("Filter"), "synthesis": self.tr("Synthesis"), "report": self.tr("Report")}
+        for row, r in enumerate(runs):
+            shown = (r.question, r.database, statuses.get(r.status, r.status), phases.get(r.phase, r.phase),
+                     r.updated_at[:16].replace("T", " "))
+            for col, text in enumerate(shown):
+                item = QTableWidgetItem(text)
+                item.setData(Qt.ItemDataRole.UserRole, r.run_id)
+                self.table.setItem(row, col, item)
+        self.table.doubleClicked.connect(self._open)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        open_button = QPushButton(self.tr("Open"))
+        resume_button = QPushButton(self.tr("Resume"))
+        buttons.addButton(open_button, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons.addButton(resume_button, QDialogButtonBox.ButtonRole.ActionRole)
+        open_button.clicked.connect(self._open)
+        resume_button.clicked.connect(self._resume)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.table)
+        layout.addWidget(buttons)
+
+    def _selected(self) -> str | None:
+        item = self.table.item(self.table.currentRow(), 0)
+        return item.data(Qt.ItemDataRole.UserRole) if item else None
+
+    def _open(self) -> None:
+        if run_id := self._selected():
+            self.openRequested.emit(run_id)
+            self.accept()
+
+    def _resume(self) -> None:
+        if run_id := self._selected():
+            self.resumeRequested.emit(run_id)
+            self.accept()

@@ -1,0 +1,305 @@
+"""The main window: knowledge base on the left, the research (clarify, plan, progress, report) in the
+middle, the PDF viewer on the right; menus, shortcuts and the status bar. All work goes through the
+bridge; the window only shows state and forwards commands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop.bridge.bridge import EngineBridge
+from desktop.engine import events as ev
+from desktop.engine.state import RunState
+from desktop.kb.databases import SAMPLE_DB
+from desktop.kb.models import DocumentInfo
+from desktop.llm.types import Health
+from desktop.report.model import Citation
+from desktop.settings import Settings
+from desktop.ui.chat_panel import ChatPanel
+from desktop.ui.history_dialog import RunHistoryDialog
+from desktop.ui.kb_panel import KnowledgeBasePanel
+from desktop.ui.pdf_viewer import PdfViewer
+from desktop.ui.plan_editor import PlanEditor
+from desktop.ui.progress_panel import ProgressPanel
+from desktop.ui.report_view import ReportView
+from desktop.ui.settings_dialog import SettingsDialog
+
+_HEALTH_INTERVAL_MS = 60_000
+_REFRESH_ON = (ev.TaskStarted, ev.TaskDone, ev.PhaseStarted, ev.QuestionsAsked, ev.TodosProposed)
+
+
+class MainWindow(QMainWindow):
+    languageRequested = Signal(str)  # "de" / "en": the app rebuilds the window in that language
+
+    def __init__(self, bridge: EngineBridge) -> None:
+        super().__init__()
+        self.bridge = bridge
+        self.state: RunState | None = None
+        self.setWindowTitle("Rabbithole")
+        self.resize(1400, 880)
+        self.kb = KnowledgeBasePanel()
+        self.chat = ChatPanel()
+        self.plan = PlanEditor()
+        self.progress = ProgressPanel()
+        self.report = ReportView()
+        self.viewer = PdfViewer()
+        self.banner = QLabel()
+        self.banner.setWordWrap(True)
+        self.banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.banner.setStyleSheet("background: #fef3c7; color: #78350f; padding: 8px; border-radius: 4px;")
+        self.banner.hide()
+        self.tabs = QTabWidget()
+        for widget, title in ((self.chat, self.tr("1 Clarify")), (self.plan, self.tr("2 Plan")),
+                              (self.progress, self.tr("3 Research")), (self.report, self.tr("4 Report"))):
+            self.tabs.addTab(widget, title)
+        center = QWidget()
+        layout = QVBoxLayout(center)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.tabs, 1)
+        self.setCentralWidget(center)
+        self._dock(self.kb, self.tr("Knowledge base"), Qt.DockWidgetArea.LeftDockWidgetArea, "kb")
+        self.viewer_dock = self._dock(self.viewer, self.tr("PDF"), Qt.DockWidgetArea.RightDockWidgetArea, "pdf")
+        self.llm_status, self.kb_status = QLabel(), QLabel()
+        self.statusBar().addPermanentWidget(self.kb_status)
+        self.statusBar().addPermanentWidget(self.llm_status)
+        self._menus()
+        self._connect()
+        self.kb.set_databases(bridge.databases(), select=SAMPLE_DB)
+        self.health = QTimer(self, interval=_HEALTH_INTERVAL_MS, timeout=bridge.check_llm)
+        self.health.start()
+        bridge.check_llm()
+
+    def prepare_first_start(self) -> bool:
+        """On a first start, build the sample database from the bundled laws (and their shipped
+        vectors, so nothing is embedded); True when that started."""
+        if SAMPLE_DB in self.bridge.databases():
+            return False
+        self.kb.set_ingesting(True)
+        self.bridge.ingest(SAMPLE_DB, [])
+        return True
+
+    def _dock(self, widget: QWidget, title: str, area: Qt.DockWidgetArea, name: str) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    # --- wiring -----------------------------------------------------------------------------------
+
+    def _connect(self) -> None:
+        b, kb = self.bridge, self.kb
+        b.runChanged.connect(self.show_run)
+        b.engineEvent.connect(self._event)
+        b.error.connect(self._error)
+        b.busy.connect(self._busy)
+        b.llmHealth.connect(self._health)
+        b.ingestProgress.connect(kb.show_progress)
+        b.ingestFinished.connect(kb.show_report)
+        b.documentsChanged.connect(self._documents)
+        b.databasesChanged.connect(lambda names: kb.set_databases(names))
+        kb.databaseSelected.connect(b.load_documents)
+        kb.createRequested.connect(lambda name: b.create_database(name))
+        kb.deleteRequested.connect(b.delete_database)
+        kb.ingestRequested.connect(self._ingest)
+        kb.cancelRequested.connect(b.cancel_ingest)
+        kb.removeRequested.connect(b.remove_document)
+        kb.metaRequested.connect(b.set_meta)
+        kb.openRequested.connect(self._open_document)
+        self.chat.startRequested.connect(self._start)
+        self.chat.answerSubmitted.connect(lambda text, end: self._run_command(b.answer, text or None, end))
+        self.plan.addRequested.connect(lambda task: self._run_command(b.add_todo, task))
+        self.plan.removeRequested.connect(lambda i: self._run_command(b.remove_todo, i))
+        self.plan.moveRequested.connect(lambda i, pos: self._run_command(b.move_todo, i, pos))
+        self.plan.editRequested.connect(lambda i, task: self._run_command(b.edit_todo, i, task))
+        self.plan.replanRequested.connect(lambda fb: self._run_command(b.replan, fb))
+        self.plan.approveRequested.connect(self._approve)
+        self.progress.skipRequested.connect(lambda i: self._run_command(b.skip_task, i))
+        self.progress.cancelRequested.connect(self._cancel)
+        self.progress.resumeRequested.connect(lambda: self._run_command(b.resume))
+        self.report.citationActivated.connect(self.open_citation)
+        self.report.exportRequested.connect(self._export)
+
+    def _action(self, menu, text: str, slot, shortcut: str | QKeySequence.StandardKey | None = None) -> QAction:  # noqa: ANN001
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.triggered.connect(slot)
+        menu.addAction(action)
+        return action
+
+    def _menus(self) -> None:
+        bar = self.menuBar()
+        file = bar.addMenu(self.tr("&File"))
+        self._action(file, self.tr("Add PDFs…"), self.kb.add_files, "Ctrl+O")
+        self._action(file, self.tr("Add folder…"), self.kb.add_folder, "Ctrl+Shift+O")
+        self._action(file, self.tr("Export report…"), lambda: self._export("all"), "Ctrl+E")
+        file.addSeparator()
+        self._action(file, self.tr("Quit"), self.close, QKeySequence.StandardKey.Quit)
+        research = bar.addMenu(self.tr("&Research"))
+        self._action(research, self.tr("New question"), self._new_question, "Ctrl+N")
+        self._action(research, self.tr("History…"), self._history, "Ctrl+H")
+        self._action(research, self.tr("Stop run"), self._cancel, "Ctrl+.")
+        view = bar.addMenu(self.tr("&View"))
+        view.addAction(self.viewer_dock.toggleViewAction())
+        language = view.addMenu(self.tr("Language"))
+        self._action(language, "English", lambda: self.languageRequested.emit("en"))
+        self._action(language, "Deutsch", lambda: self.languageRequested.emit("de"))
+        settings = bar.addMenu(self.tr("&Settings"))
+        self._action(settings, self.tr("Preferences…"), self._settings, QKeySequence.StandardKey.Preferences)
+        self._action(settings, self.tr("Check LLM connection"), self.bridge.check_llm)
+        help_menu = bar.addMenu(self.tr("&Help"))
+        self._action(help_menu, self.tr("About Rabbithole"), self._about, "F1")
+
+    # --- run state ------------------------------------------------------------------------------
+
+    def show_run(self, state: RunState) -> None:
+        self.state = state
+        self.bridge.current_run = state.run_id
+        waiting = state.pending.kind if state.pending else None
+        self.chat.show_state(state)
+        self.plan.set_plan(state.plan, editable=waiting == "approve_plan")
+        self.progress.show_state(state)
+        if state.later.report is not None:
+            self.report.show_report(state.later.report)
+        target = {"answer": self.chat, "approve_plan": self.plan}.get(waiting or "")
+        if target is None:
+            target = self.report if state.later.report else (self.progress if state.phase not in ("clarify",) else self.chat)
+        self.tabs.setCurrentWidget(target)
+        if state.status == "failed" and state.message:
+            self._error(state.message)
+
+    def _event(self, event: ev.Event) -> None:
+        self.progress.add_event(event)
+        if isinstance(event, ev.SynthesisTokens):
+            self.progress.add_draft(event.text, event.attempt)
+        if isinstance(event, _REFRESH_ON) and self.bridge.current_run:
+            self.bridge.refresh_run(self.bridge.current_run)
+
+    def _busy(self, what: str, running: bool) -> None:
+        if what == "ingest":
+            self.kb.set_ingesting(running)
+        elif what in ("research", "plan", "skip"):
+            self.chat.set_busy(running)
+            self.plan.setEnabled(not running)
+            if running:
+                self.statusBar().showMessage(self.tr("Working…"))
+            else:
+                self.statusBar().clearMessage()
+
+    def _error(self, message: str) -> None:
+        box = QMessageBox(QMessageBox.Icon.Warning, "Rabbithole", message, parent=self)
+        box.open()  # not exec(): the event loop keeps running
+
+    # --- commands -------------------------------------------------------------------------------
+
+    def _start(self, question: str) -> None:
+        if not self.kb.database:
+            self._error(self.tr("Choose or create a knowledge base first."))
+            return
+        self.progress.reset()
+        self.bridge.start_research(question, self.kb.database)
+
+    def _run_command(self, command, *args) -> None:  # noqa: ANN001, ANN002
+        if self.state is None:
+            return
+        command(self.state.run_id, *args)
+
+    def _approve(self) -> None:
+        self._run_command(self.bridge.approve)
+        self.tabs.setCurrentWidget(self.progress)
+
+    def _cancel(self) -> None:
+        if self.state is not None and self.state.status == "running":
+            self.bridge.cancel_run(self.state.run_id)
+
+    def _new_question(self) -> None:
+        self.state = None
+        self.chat.show_state(None)
+        self.plan.set_plan(None, editable=False)
+        self.progress.show_state(None)
+        self.tabs.setCurrentWidget(self.chat)
+        self.chat.input.setFocus()
+
+    def _ingest(self, database: str, paths: list[Path]) -> None:
+        self.kb.set_ingesting(True)
+        self.bridge.ingest(database, paths)
+
+    def _documents(self, database: str, docs: list[DocumentInfo]) -> None:
+        if database == self.kb.database:
+            self.kb.set_documents(docs)
+            pending = sum(d.pending_embeddings for d in docs)
+            self.kb_status.setText(self.tr("KB: {0} · %Ln document(s)", "", len(docs)).format(database)
+                                   + (self.tr(" · %Ln chunk(s) to embed", "", pending) if pending else ""))
+
+    def _health(self, health: Health) -> None:
+        if health.ok and health.model_ready:
+            self.llm_status.setText(self.tr("LLM: {0} ✓").format(self.bridge.settings.llm.model))
+            self.banner.hide()
+            return
+        self.llm_status.setText(self.tr("LLM: not ready"))
+        fix = self.tr(
+            "Start Ollama (ollama serve), pull the model (ollama pull {0}, or Settings → LLM → Pull model), "
+            "or point Rabbithole to your team's LLM server in Settings. The knowledge base works meanwhile.")
+        self.banner.setText(f"{health.message}\n{fix.format(self.bridge.settings.llm.model)}")
+        self.banner.show()
+
+    def open_citation(self, citation: Citation) -> None:
+        self.viewer_dock.show()
+        self.viewer.open(Path(citation.path), citation.page, citation.rects, citation.quote)
+
+    def _open_document(self, doc: DocumentInfo | None) -> None:
+        if doc is not None:
+            self.viewer_dock.show()
+            self.viewer.open(Path(doc.path), 1)
+
+    def _export(self, fmt: str) -> None:
+        if self.state is None or self.state.later.report is None:
+            self._error(self.tr("There is no report to export yet."))
+            return
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Export the report into…"))
+        if folder:
+            self.bridge.export_report(self.state.run_id, Path(folder), lambda files: self.statusBar().showMessage(
+                self.tr("Written: {0}").format(", ".join(p.name for p in files.values())), 8000), fmt)
+
+    def _history(self) -> None:
+        dialog = RunHistoryDialog(self.bridge.runs(), self)
+        dialog.openRequested.connect(lambda run_id: self.bridge.refresh_run(run_id))
+        dialog.resumeRequested.connect(self.bridge.resume)
+        dialog.open()
+
+    def _settings(self) -> None:
+        before = self.bridge.settings
+        dialog = SettingsDialog(self.bridge, before, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.accepted.connect(lambda: self._settings_applied(before, dialog.result_settings))
+        dialog.open()
+
+    def _settings_applied(self, before: Settings, after: Settings | None) -> None:
+        if after is None:
+            return
+        if after.data_dir != before.data_dir:
+            self.statusBar().showMessage(self.tr("The new data folder is used from the next start."), 10_000)
+        if after.ui.language != before.ui.language:
+            self.languageRequested.emit(after.ui.language)
+
+    def _about(self) -> None:
+        QMessageBox.about(self, self.tr("About Rabbithole"), self.tr(
+            "Rabbithole — offline research over your PDFs with a local LLM.\nData folder: {0}").format(
+            self.bridge.paths.data_dir))
+
+    def closeEvent(self, event) -> None:  # noqa: ANN001, N802
+        self.health.stop()
+        super().closeEvent(event)

@@ -1,0 +1,233 @@
+"""ReportView: the finished report in the window — answer with clickable [n] markers and sources,
+findings by tier, drift-filtered items, quality gauges, run metadata, export and copy buttons.
+
+The report's own words (labels included) are in the report's language; the widget's chrome (tabs,
+buttons) goes through ``self.tr``. Every LLM-written string is escaped by report_html before it reaches
+a QTextBrowser, and the browsers never follow a link themselves: links only resolve to citations.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from PySide6.QtCore import QEvent, QMimeData, Qt, QUrl, Signal
+from PySide6.QtGui import QFont, QGuiApplication, QIcon, QPalette
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QStyle,
+    QTabWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop.report.labels import labels_for, percent
+from desktop.report.markdown import md_safe, source_line
+from desktop.report.model import Report
+from desktop.ui import report_html
+from desktop.ui.gauge import Gauge
+from desktop.ui.report_links import resolve
+
+EXPORT_FORMATS: tuple[str, ...] = ("md", "html", "pdf", "docx", "json", "all")
+QUALITY_MAX = 400
+
+
+def answer_markdown(report: Report) -> str:
+    """The answer for the clipboard: its Markdown (tags defused) plus the numbered sources, so the
+    pasted [n] markers still say where each claim comes from."""
+    lab = labels_for(report)
+    lines = [md_safe(report.answer.strip()), "", f"## {lab['sources']}", ""]
+    for c in sorted(report.citations, key=lambda c: c.n):
+        lines += [source_line(report, c), ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+class ReportView(QWidget):
+    citationActivated = Signal(object)  # desktop.report.model.Citation (for findings a Citation-shaped copy)
+    exportRequested = Signal(str)  # one of EXPORT_FORMATS
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._report: Report | None = None
+        self.title_label = self._plain_label(bold=True)
+        self.question_label = self._plain_label()
+        self.scope_label = self._plain_label()
+        self.answer_browser = self._make_browser("answer_browser")
+        self.findings_browser = self._make_browser("findings_browser")
+        self.filtered_browser = self._make_browser("filtered_browser")
+        self.quality_browser = self._make_browser("quality_browser")
+        self.run_browser = self._make_browser("run_browser")
+        self.total_gauge = Gauge()
+        self.cited_gauge = Gauge()
+        self.tabs = QTabWidget()
+        self.export_buttons: dict[str, QPushButton] = {}
+        self.copy_button = QPushButton()
+        self._build_layout()
+        self.retranslate()
+        self._set_actions_enabled(False)
+
+    # --- public API -----------------------------------------------------------------------------------
+
+    def show_report(self, report: Report) -> None:
+        self._report = report
+        self._show_header(report)
+        self._render(report)
+        self._show_gauges(report)
+        self._mark_drift(report)
+        self._set_actions_enabled(True)
+        self.tabs.setCurrentIndex(0)
+
+    def report(self) -> Report | None:
+        return self._report
+
+    def clear(self) -> None:
+        self._report = None
+        for label in (self.title_label, self.question_label, self.scope_label):
+            label.clear()
+        for browser in self.browsers():
+            browser.clear()
+        self.total_gauge.set_value(0, QUALITY_MAX, "", "")
+        self.cited_gauge.set_value(0, 1, "", "")
+        self._mark_drift(None)
+        self._set_actions_enabled(False)
+
+    def copy_answer(self) -> None:
+        if self._report is None:
+            return
+        text = answer_markdown(self._report)
+        mime = QMimeData()
+        mime.setText(text)
+        mime.setData("text/markdown", text.encode("utf-8"))  # for editors that take Markdown as such
+        QGuiApplication.clipboard().setMimeData(mime)
+
+    def activate_link(self, href: str) -> None:
+        """What a click on a link does; also reachable by keyboard (Tab to a link, Enter)."""
+        if self._report is None:
+            return
+        citation = resolve(self._report, href)
+        if citation is not None:
+            self.citationActivated.emit(citation)
+
+    # --- construction ---------------------------------------------------------------------------------
+
+    def _plain_label(self, bold: bool = False) -> QLabel:
+        # Titles and questions come from the LLM or the user: plain text, never rich text.
+        label = QLabel()
+        label.setTextFormat(Qt.TextFormat.PlainText)
+        label.setWordWrap(True)
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        if bold:
+            font = QFont(label.font())
+            font.setBold(True)
+            font.setPointSizeF(font.pointSizeF() * 1.3)
+            label.setFont(font)
+        return label
+
+    def _make_browser(self, name: str) -> QTextBrowser:
+        browser = QTextBrowser()
+        browser.setObjectName(name)
+        browser.setOpenLinks(False)  # links are ours to resolve; the browser must never navigate
+        browser.setOpenExternalLinks(False)
+        browser.anchorClicked.connect(self._on_anchor_clicked)
+        return browser
+
+    def _build_layout(self) -> None:
+        quality = QWidget()
+        gauges = QHBoxLayout()
+        gauges.addWidget(self.total_gauge)
+        gauges.addWidget(self.cited_gauge)
+        gauges.addStretch(1)
+        quality_layout = QVBoxLayout(quality)
+        quality_layout.addLayout(gauges)
+        quality_layout.addWidget(self.quality_browser, 1)
+        for widget in (self.answer_browser, self.findings_browser, self.filtered_browser, quality, self.run_browser):
+            self.tabs.addTab(widget, "")
+
+        actions = QHBoxLayout()
+        for fmt in EXPORT_FORMATS:
+            button = QPushButton()
+            button.setObjectName(f"export_{fmt}")
+            button.clicked.connect(lambda _checked=False, f=fmt: self.exportRequested.emit(f))
+            self.export_buttons[fmt] = button
+            actions.addWidget(button)
+        actions.addStretch(1)
+        self.copy_button.setObjectName("copy_answer")
+        self.copy_button.clicked.connect(self.copy_answer)
+        actions.addWidget(self.copy_button)
+
+        layout = QVBoxLayout(self)
+        for label in (self.title_label, self.question_label, self.scope_label):
+            layout.addWidget(label)
+        layout.addWidget(self.tabs, 1)
+        layout.addLayout(actions)
+
+    def retranslate(self) -> None:
+        """The widget's own strings; the report's content keeps the report's language."""
+        titles = (self.tr("Answer"), self.tr("Findings"), self.tr("Filtered"), self.tr("Quality"), self.tr("Run"))
+        for index, title in enumerate(titles):
+            self.tabs.setTabText(index, title)
+        texts = {
+            "md": (self.tr("Markdown"), self.tr("Save the report as Markdown (report.md)")),
+            "html": (self.tr("HTML"), self.tr("Save the report as a web page (report.html)")),
+            "pdf": (self.tr("PDF"), self.tr("Save the report as PDF (report.pdf)")),
+            "docx": (self.tr("DOCX"), self.tr("Save the report as a Word document (report.docx)")),
+            "json": (self.tr("JSON"), self.tr("Save the report's data (report.json)")),
+            "all": (self.tr("Export all"), self.tr("Save the report in every format")),
+        }
+        for fmt, (text, tip) in texts.items():
+            self.export_buttons[fmt].setText(text)
+            self.export_buttons[fmt].setToolTip(tip)
+        self.copy_button.setText(self.tr("Copy answer"))
+        self.copy_button.setToolTip(self.tr("Copy the answer and its sources as Markdown"))
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        elif event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange) and self._report:
+            self._render(self._report)  # the style sheet only applies to HTML set after it
+        super().changeEvent(event)
+
+    # --- filling in ------------------------------------------------------------------------------------
+
+    def browsers(self) -> tuple[QTextBrowser, ...]:
+        return (self.answer_browser, self.findings_browser, self.filtered_browser, self.quality_browser, self.run_browser)
+
+    def _render(self, report: Report) -> None:
+        palette = self.palette()
+        dark = palette.color(QPalette.ColorRole.Base).lightness() < 128
+        sheet = report_html.style_sheet(dark, palette.color(QPalette.ColorRole.Text).name())
+        sections = (report_html.answer_html, report_html.findings_html, report_html.filtered_html,
+                    report_html.quality_html, report_html.run_html)
+        for browser, section in zip(self.browsers(), sections, strict=True):
+            browser.document().setDefaultStyleSheet(sheet)
+            browser.setHtml(section(report))
+
+    def _show_header(self, report: Report) -> None:
+        lab = labels_for(report)
+        self.title_label.setText(report.title)
+        self.question_label.setText(f"{lab['question']}: {report.question}")
+        self.scope_label.setText(f"{lab['scope']}: {report.scope}" if report.scope.strip() else "")
+        self.scope_label.setVisible(bool(report.scope.strip()))
+
+    def _show_gauges(self, report: Report) -> None:
+        lab, q = labels_for(report), report.quality
+        self.total_gauge.set_value(q.total, QUALITY_MAX, f"{q.total} / {QUALITY_MAX}", lab["quality"])
+        self.cited_gauge.set_value(q.cited_sentence_share, 1.0, percent(q.cited_sentence_share), lab["cited_share"])
+
+    def _mark_drift(self, report: Report | None) -> None:
+        # A warning icon on the tab, so a drift warning is seen without opening the tab.
+        index = self.tabs.indexOf(self.filtered_browser)
+        warning = report.drift_warning if report is not None else None
+        icon = self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning) if warning else QIcon()
+        self.tabs.setTabIcon(index, icon)
+        # escaped rich text: Qt would otherwise guess whether the warning's own "<...>" is markup
+        self.tabs.setTabToolTip(index, f"<p>{escape(warning)}</p>" if warning else "")
+
+    def _set_actions_enabled(self, enabled: bool) -> None:
+        for button in (*self.export_buttons.values(), self.copy_button):
+            button.setEnabled(enabled)
+
+    def _on_anchor_clicked(self, url: QUrl) -> None:
+        self.activate_link(url.toString())

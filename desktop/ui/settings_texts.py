@@ -1,0 +1,211 @@
+"""The translatable texts of the settings form: a label and a description for every field of
+``desktop.settings.Settings`` (by dotted path) and a display name for every choice of a Literal field.
+
+``desktop/settings.py`` stays free of Qt, and lupdate only collects literal strings, so the texts are
+listed here; the descriptions are copies of the pydantic ``Field`` descriptions (the English tooltips)
+and ``tests/ui/test_i18n.py`` fails when the two drift apart or a field has no entry. A field missing
+here still gets a form row, with its name made readable and its description untranslated.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from pydantic import BaseModel
+
+from desktop.settings import Settings  # before PySide6: pydantic's lazy imports trip over shiboken's import hook
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
+CONTEXT = "SettingsTexts"
+
+# "section.field" → (label, description); a section (nested model) has no description.
+FIELDS: dict[str, tuple[str, str]] = {
+    "data_dir": (QT_TRANSLATE_NOOP("SettingsTexts", "Data folder"),
+                 QT_TRANSLATE_NOOP("SettingsTexts", "Where databases live; empty means the platform's data folder.")),
+    "llm": (QT_TRANSLATE_NOOP("SettingsTexts", "LLM"), ""),
+    "llm.backend": (QT_TRANSLATE_NOOP("SettingsTexts", "Backend"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Ollama, or an OpenAI-compatible server (llama.cpp, vLLM, LM Studio).")),
+    "llm.host": (QT_TRANSLATE_NOOP("SettingsTexts", "Server URL"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "LLM server URL; empty means $OLLAMA_HOST, then the local default.")),
+    "llm.api_key": (QT_TRANSLATE_NOOP("SettingsTexts", "API key"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Bearer token for an OpenAI-compatible server that needs one.")),
+    "llm.model": (QT_TRANSLATE_NOOP("SettingsTexts", "Model"),
+                  QT_TRANSLATE_NOOP("SettingsTexts", "Chat model for every phase.")),
+    "llm.context_size": (QT_TRANSLATE_NOOP("SettingsTexts", "Context size"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Context window asked for (Ollama num_ctx); capped at the model's own.")),
+    "llm.max_answer_tokens": (QT_TRANSLATE_NOOP("SettingsTexts", "Max answer tokens"),
+                              QT_TRANSLATE_NOOP("SettingsTexts", "Longest answer of one call.")),
+    "llm.temperature": (QT_TRANSLATE_NOOP("SettingsTexts", "Temperature"),
+                        QT_TRANSLATE_NOOP("SettingsTexts", "Sampling temperature.")),
+    "llm.think": (QT_TRANSLATE_NOOP("SettingsTexts", "Let models think"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Let thinking models think (slower); their thinking is never shown as the answer.")),
+    "llm.timeout_s": (QT_TRANSLATE_NOOP("SettingsTexts", "Timeout (s)"),
+                      QT_TRANSLATE_NOOP("SettingsTexts", "Longest wait for one answer.")),
+    "llm.retries": (QT_TRANSLATE_NOOP("SettingsTexts", "Retries"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Extra tries when an answer is not valid JSON of the asked shape.")),
+    "llm.concurrency": (QT_TRANSLATE_NOOP("SettingsTexts", "Concurrency"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Calls in flight at once (Ollama can serve parallel requests).")),
+    "kb": (QT_TRANSLATE_NOOP("SettingsTexts", "Knowledge base"), ""),
+    "kb.mode": (QT_TRANSLATE_NOOP("SettingsTexts", "Mode"),
+                QT_TRANSLATE_NOOP("SettingsTexts", "Vector store inside the app, or a Chroma server.")),
+    "kb.server_host": (QT_TRANSLATE_NOOP("SettingsTexts", "Server host"),
+                       QT_TRANSLATE_NOOP("SettingsTexts", "Chroma server host (server mode).")),
+    "kb.server_port": (QT_TRANSLATE_NOOP("SettingsTexts", "Server port"),
+                       QT_TRANSLATE_NOOP("SettingsTexts", "Chroma server port (server mode).")),
+    "kb.server_ssl": (QT_TRANSLATE_NOOP("SettingsTexts", "Use HTTPS"),
+                      QT_TRANSLATE_NOOP("SettingsTexts", "Use HTTPS to reach the Chroma server.")),
+    "kb.default_embedder": (QT_TRANSLATE_NOOP("SettingsTexts", "Default embedder"),
+                            QT_TRANSLATE_NOOP("SettingsTexts", "'offline' (bundled e5-small) or 'ollama:MODEL'.")),
+    "kb.chunking": (QT_TRANSLATE_NOOP("SettingsTexts", "Chunking"), ""),
+    "kb.chunking.target_words": (QT_TRANSLATE_NOOP("SettingsTexts", "Target words"),
+                                 QT_TRANSLATE_NOOP("SettingsTexts", "Chunks are packed up to about this many words.")),
+    "kb.chunking.max_words": (QT_TRANSLATE_NOOP("SettingsTexts", "Max words"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "A paragraph longer than this is split at sentences.")),
+    "kb.chunking.min_words": (QT_TRANSLATE_NOOP("SettingsTexts", "Min words"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Smaller pieces join their neighbour on the same page.")),
+    "kb.ingest_workers": (QT_TRANSLATE_NOOP("SettingsTexts", "Ingest workers"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Processes reading PDFs; 0 reads in the calling process.")),
+    "kb.pages_per_task": (QT_TRANSLATE_NOOP("SettingsTexts", "Pages per task"),
+                          QT_TRANSLATE_NOOP("SettingsTexts", "Pages one worker reads at a time (bounds memory).")),
+    "kb.embed_batch": (QT_TRANSLATE_NOOP("SettingsTexts", "Embed batch"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Chunks embedded per call; smaller reacts faster to cancel.")),
+    "kb.ocr": (QT_TRANSLATE_NOOP("SettingsTexts", "OCR"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "OCR pages without a text layer when Tesseract is installed.")),
+    "kb.ocr_languages": (QT_TRANSLATE_NOOP("SettingsTexts", "OCR languages"),
+                         QT_TRANSLATE_NOOP("SettingsTexts", "Tesseract language codes.")),
+    "kb.fusion": (QT_TRANSLATE_NOOP("SettingsTexts", "Fusion"),
+                  QT_TRANSLATE_NOOP("SettingsTexts", "How hybrid search mixes dense and lexical results.")),
+    "kb.dense_weight": (QT_TRANSLATE_NOOP("SettingsTexts", "Dense weight"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Share of the dense (semantic) side in z-score fusion.")),
+    "kb.rrf_k": (QT_TRANSLATE_NOOP("SettingsTexts", "Fusion constant (RRF k)"),
+                 QT_TRANSLATE_NOOP("SettingsTexts", "Reciprocal rank fusion constant (fusion 'rrf').")),
+    "kb.fetch_k": (QT_TRANSLATE_NOOP("SettingsTexts", "Candidates per retriever"),
+                   QT_TRANSLATE_NOOP("SettingsTexts", "Candidates each retriever contributes to the fusion.")),
+    "research": (QT_TRANSLATE_NOOP("SettingsTexts", "Research"), ""),
+    "research.max_rounds": (QT_TRANSLATE_NOOP("SettingsTexts", "Max rounds"),
+                            QT_TRANSLATE_NOOP("SettingsTexts", "Clarification rounds at most.")),
+    "research.queries_per_round": (QT_TRANSLATE_NOOP("SettingsTexts", "Queries per round"),
+                                   QT_TRANSLATE_NOOP("SettingsTexts", "Search queries each clarification round.")),
+    "research.k_per_query": (QT_TRANSLATE_NOOP("SettingsTexts", "Chunks per query (k)"),
+                             QT_TRANSLATE_NOOP("SettingsTexts", "Chunks retrieved per clarification query.")),
+    "research.questions_min": (QT_TRANSLATE_NOOP("SettingsTexts", "Min questions"),
+                               QT_TRANSLATE_NOOP("SettingsTexts", "Follow-up questions per round, at least.")),
+    "research.questions_max": (QT_TRANSLATE_NOOP("SettingsTexts", "Max questions"),
+                               QT_TRANSLATE_NOOP("SettingsTexts", "Follow-up questions per round, at most.")),
+    "research.clarify_token_budget": (QT_TRANSLATE_NOOP("SettingsTexts", "Clarification token budget"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Tokens clarification may spend before it stops.")),
+    "research.analysis_context_tokens": (QT_TRANSLATE_NOOP("SettingsTexts", "Analysis context tokens"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Retrieved text given to the analysis, most relevant first.")),
+    "research.converge_coverage": (QT_TRANSLATE_NOOP("SettingsTexts", "Convergence: coverage"),
+                                   QT_TRANSLATE_NOOP("SettingsTexts", "Coverage at which ending is suggested…")),
+    "research.converge_duplicate_share": (QT_TRANSLATE_NOOP("SettingsTexts", "Convergence: share seen before"),
+                                          QT_TRANSLATE_NOOP("SettingsTexts",
+                                                            "…with this share of the round's chunks already seen…")),
+    "research.converge_max_gaps": (QT_TRANSLATE_NOOP("SettingsTexts", "Convergence: max gaps"),
+                                   QT_TRANSLATE_NOOP("SettingsTexts", "…and at most this many open gaps.")),
+    "research.plan_min_items": (QT_TRANSLATE_NOOP("SettingsTexts", "Min plan items"),
+                                QT_TRANSLATE_NOOP("SettingsTexts", "To-dos a new plan starts with, at least.")),
+    "research.plan_max_initial": (QT_TRANSLATE_NOOP("SettingsTexts", "Max initial plan items"),
+                                  QT_TRANSLATE_NOOP("SettingsTexts", "To-dos a new plan starts with, at most.")),
+    "research.plan_max_items": (QT_TRANSLATE_NOOP("SettingsTexts", "Max plan items"),
+                                QT_TRANSLATE_NOOP("SettingsTexts", "To-dos a plan may hold.")),
+    "research.plan_context_tokens": (QT_TRANSLATE_NOOP("SettingsTexts", "Plan context tokens"),
+                                     QT_TRANSLATE_NOOP("SettingsTexts", "Retrieved text the planner sees.")),
+    "research.extract_k_per_query": (QT_TRANSLATE_NOOP("SettingsTexts", "Chunks per task query (k)"),
+                                     QT_TRANSLATE_NOOP("SettingsTexts", "Chunks retrieved per task query.")),
+    "research.max_chunks_per_task": (QT_TRANSLATE_NOOP("SettingsTexts", "Max chunks per task"),
+                                     QT_TRANSLATE_NOOP("SettingsTexts", "Retrieved chunks read closely per task.")),
+    "research.rrf_k": (QT_TRANSLATE_NOOP("SettingsTexts", "Fusion constant (RRF k)"),
+                       QT_TRANSLATE_NOOP("SettingsTexts", "Fusion constant for merging a task's query results.")),
+    "research.extract_concurrency": (QT_TRANSLATE_NOOP("SettingsTexts", "Extraction concurrency"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Extractions run at once (also bounded by the LLM's).")),
+    "research.context_turns": (QT_TRANSLATE_NOOP("SettingsTexts", "Context turns"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Times the LLM may ask for more context per chunk.")),
+    "research.requests_per_turn": (QT_TRANSLATE_NOOP("SettingsTexts", "Requests per turn"),
+                                   QT_TRANSLATE_NOOP("SettingsTexts", "Context requests served per turn.")),
+    "research.reference_depth": (QT_TRANSLATE_NOOP("SettingsTexts", "Reference depth"),
+                                 QT_TRANSLATE_NOOP("SettingsTexts", "How deep references are followed.")),
+    "research.reference_budget_tokens": (QT_TRANSLATE_NOOP("SettingsTexts", "Reference token budget"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Tokens one task may spend following references.")),
+    "research.reference_max_per_doc": (QT_TRANSLATE_NOOP("SettingsTexts", "Max references per document"),
+                                       QT_TRANSLATE_NOOP("SettingsTexts",
+                                                         "References followed into one document per task.")),
+    "research.tier1_min_relevance": (QT_TRANSLATE_NOOP("SettingsTexts", "Tier 1 min relevance"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Direct findings at least this relevant are primary.")),
+    "research.drop_relevance": (QT_TRANSLATE_NOOP("SettingsTexts", "Drop below relevance"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Extractions below this relevance are no findings.")),
+    "research.tier_weights": (QT_TRANSLATE_NOOP("SettingsTexts", "Tier weights"),
+                              QT_TRANSLATE_NOOP("SettingsTexts", "Weight of tiers 1-3 in synthesis.")),
+    "research.drift_thresholds": (QT_TRANSLATE_NOOP("SettingsTexts", "Drift thresholds"),
+                                  QT_TRANSLATE_NOOP("SettingsTexts", "Lowest anchor relevance kept, by tier.")),
+    "research.drift_min_primary": (QT_TRANSLATE_NOOP("SettingsTexts", "Drift: primary findings kept"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Primary findings kept even below the threshold.")),
+    "research.drift_warn_share": (QT_TRANSLATE_NOOP("SettingsTexts", "Drift: warning share"),
+                                  QT_TRANSLATE_NOOP("SettingsTexts", "Warn when more than this share is filtered.")),
+    "research.synthesis_context_tokens": (QT_TRANSLATE_NOOP("SettingsTexts", "Synthesis context tokens"),
+                                          QT_TRANSLATE_NOOP("SettingsTexts", "Findings text the synthesis sees.")),
+    "research.quality_threshold": (QT_TRANSLATE_NOOP("SettingsTexts", "Quality threshold"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Below this total (of 400) the answer is revised once.")),
+    "research.synthesis_attempts": (QT_TRANSLATE_NOOP("SettingsTexts", "Synthesis attempts"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Tries to get an answer with valid markers in the right language.")),
+    "ui": (QT_TRANSLATE_NOOP("SettingsTexts", "Interface"), ""),
+    "ui.language": (QT_TRANSLATE_NOOP("SettingsTexts", "Language"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Language of the window; 'system' follows the computer.")),
+}
+
+# "section.field" → {choice: display name} for every Literal field.
+CHOICES: dict[str, dict[str, str]] = {
+    "llm.backend": {"ollama": QT_TRANSLATE_NOOP("SettingsTexts", "Ollama"),
+                    "openai": QT_TRANSLATE_NOOP("SettingsTexts", "OpenAI-compatible")},
+    "kb.mode": {"embedded": QT_TRANSLATE_NOOP("SettingsTexts", "Embedded (inside the app)"),
+                "server": QT_TRANSLATE_NOOP("SettingsTexts", "Chroma server")},
+    "kb.fusion": {"zscore": QT_TRANSLATE_NOOP("SettingsTexts", "Z-score"),
+                  "rrf": QT_TRANSLATE_NOOP("SettingsTexts", "Reciprocal rank fusion (RRF)")},
+    "ui.language": {"system": QT_TRANSLATE_NOOP("SettingsTexts", "As the system"),
+                    "de": "Deutsch", "en": "English"},  # a language is named in itself, never translated
+}
+
+
+def _translate(text: str) -> str:
+    return QCoreApplication.translate(CONTEXT, text) if text else ""
+
+
+def label(path: str) -> str | None:
+    """The translated label of the field or section at a dotted path; None when it has no entry."""
+    entry = FIELDS.get(path)
+    return _translate(entry[0]) if entry else None
+
+
+def description(path: str) -> str | None:
+    """The translated description ("" for a section); None when the field has no entry."""
+    entry = FIELDS.get(path)
+    return _translate(entry[1]) if entry else None
+
+
+def choice(path: str, value: Any) -> str | None:
+    """The translated display name of one choice of a Literal field; None when it has none."""
+    text = CHOICES.get(path, {}).get(str(value))
+    return _translate(text) if text else None
+
+
+@cache
+def _prefixes() -> dict[type[BaseModel], str]:
+    found: dict[type[BaseModel], str] = {}
+
+    def walk(model: type[BaseModel], prefix: str) -> None:
+        found.setdefault(model, prefix)
+        for name, info in model.model_fields.items():
+            kind = info.annotation
+            if isinstance(kind, type) and issubclass(kind, BaseModel):
+                walk(kind, f"{prefix}{name}.")
+
+    walk(Settings, "")
+    return found
+
+
+def prefix(model_type: type[BaseModel]) -> str | None:
+    """Where a settings model sits in ``Settings`` ("kb.chunking."; "" for Settings itself), None for
+    a model that is no part of it."""
+    return _prefixes().get(model_type)

@@ -1,0 +1,1995 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de" sourcelanguage="en">
+<context>
+    <name>ChatPanel</name>
+    <message>
+        <location filename="../../desktop/ui/chat_panel.py" line="39"/>
+        <source>Retrieved</source>
+        <translation>Gefunden</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/chat_panel.py" line="39"/>
+        <source>Document</source>
+        <translation>Dokument</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/chat_panel.py" line="39"/>
+        <source>Page</source>
+        <translation>Seite</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/chat_panel.py" line="42"/>
+        <source>coverage %p%</source>
+        <translation>Abdeckung %p&#xa0;%</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/chat_panel.py" line="45"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="100"/>
+        <source>Ask a research question…</source>
+        <translation>Stellen Sie eine Recherchefrage…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/chat_panel.py" line="47"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="98"/>
+        <source>Start research</source>
+        <translation>Recherche starten</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/chat_panel.py" line="99"/>
+        <source>Your answer… ({key})</source>
+        <translation>Ihre Antwort… ({key})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/chat_panel.py" line="109"/>
+        <source>{round} · {new}, {seen} · {gaps}</source>
+        <translation>{round} · {new}, {seen} · {gaps}</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/chat_panel.py" line="111"/>
+        <source>%n gap(s)</source>
+        <translation>
+            <numerusform>%n Lücke</numerusform>
+            <numerusform>%n Lücken</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/chat_panel.py" line="119"/>
+        <source>Round {0}/{1}</source>
+        <translation>Runde {0}/{1}</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/chat_panel.py" line="122"/>
+        <source>%Ln new chunk(s)</source>
+        <translation>
+            <numerusform>%Ln neue Passage</numerusform>
+            <numerusform>%Ln neue Passagen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/chat_panel.py" line="125"/>
+        <source>%Ln seen before</source>
+        <translation>
+            <numerusform>%Ln bereits bekannt</numerusform>
+            <numerusform>%Ln bereits bekannt</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/chat_panel.py" line="129"/>
+        <source>{0}%</source>
+        <comment>a percentage</comment>
+        <translation>{0}&#xa0;%</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/chat_panel.py" line="153"/>
+        <source>{new}, {seen}; coverage {coverage}</source>
+        <translation>{new}, {seen}; Abdeckung {coverage}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/chat_panel.py" line="175"/>
+        <source>Round {round}: {new}, {seen}</source>
+        <translation>Runde {round}: {new}, {seen}</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/chat_panel.py" line="176"/>
+        <source>%Ln new</source>
+        <translation>
+            <numerusform>%Ln neu</numerusform>
+            <numerusform>%Ln neu</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/chat_panel.py" line="52"/>
+        <source>End clarification</source>
+        <translation>Klärung beenden</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/chat_panel.py" line="53"/>
+        <source>Go on to the plan; what you typed still counts</source>
+        <translation>Weiter zum Plan; Ihre Eingabe wird trotzdem berücksichtigt</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/chat_panel.py" line="98"/>
+        <source>Send answer</source>
+        <translation>Antwort senden</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/chat_panel.py" line="134"/>
+        <source>Choose a knowledge base on the left, then ask your question below. Rabbithole searches the documents, asks what it needs to know, proposes a plan you can edit, and writes a report whose every claim cites document and page.</source>
+        <translation>Wählen Sie links eine Wissensdatenbank und stellen Sie dann unten Ihre Frage. Rabbithole durchsucht die Dokumente, fragt nach, was es wissen muss, schlägt einen Plan vor, den Sie bearbeiten können, und schreibt einen Bericht, in dem jede Aussage mit Dokument und Seite belegt ist.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/chat_panel.py" line="137"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="165"/>
+        <source>You:</source>
+        <translation>Sie:</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/chat_panel.py" line="142"/>
+        <source>Refined question:</source>
+        <translation>Präzisierte Frage:</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/chat_panel.py" line="151"/>
+        <source>searched: </source>
+        <translation>Suchanfragen: </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/chat_panel.py" line="157"/>
+        <source>Gaps:</source>
+        <translation>Lücken:</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/chat_panel.py" line="163"/>
+        <source>The question looks well covered: end clarification to go on, or answer to refine it.</source>
+        <translation>Die Frage scheint gut abgedeckt: Beenden Sie die Klärung, um fortzufahren, oder antworten Sie, um die Frage zu präzisieren.</translation>
+    </message>
+</context>
+<context>
+    <name>DocumentsModel</name>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="45"/>
+        <source>Document</source>
+        <translation>Dokument</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="45"/>
+        <source>Pages</source>
+        <translation>Seiten</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="45"/>
+        <source>Chunks</source>
+        <translation>Passagen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="45"/>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="65"/>
+        <source>%Ln to embed</source>
+        <translation>
+            <numerusform>%Ln noch einzubetten</numerusform>
+            <numerusform>%Ln noch einzubetten</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="66"/>
+        <source>%n warning(s)</source>
+        <translation>
+            <numerusform>%n Warnung</numerusform>
+            <numerusform>%n Warnungen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="66"/>
+        <source>ready</source>
+        <translation>bereit</translation>
+    </message>
+</context>
+<context>
+    <name>KnowledgeBasePanel</name>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="100"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="252"/>
+        <source>New knowledge base</source>
+        <translation>Neue Wissensdatenbank</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="101"/>
+        <source>Delete this knowledge base (your PDFs are not touched)</source>
+        <translation>Diese Wissensdatenbank löschen (Ihre PDFs bleiben unverändert)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="113"/>
+        <source>Add PDFs…</source>
+        <translation>PDFs hinzufügen…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="113"/>
+        <source>Add folder…</source>
+        <translation>Ordner hinzufügen…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="119"/>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="121"/>
+        <source>Last ingestion report…</source>
+        <translation>Letzter Importbericht…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="136"/>
+        <source>Knowledge base</source>
+        <translation>Wissensdatenbank</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="174"/>
+        <source>Reading…</source>
+        <translation>Wird eingelesen…</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="181"/>
+        <source>{0}/%Ln file(s)</source>
+        <translation>
+            <numerusform>{0}/%Ln Datei</numerusform>
+            <numerusform>{0}/%Ln Dateien</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="182"/>
+        <source>{0}/%Ln page(s)</source>
+        <translation>
+            <numerusform>{0}/%Ln Seite</numerusform>
+            <numerusform>{0}/%Ln Seiten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="183"/>
+        <source>Reading {files}, {pages}</source>
+        <translation>Einlesen: {files}, {pages}</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="187"/>
+        <source>Embedding {0}/%Ln chunk(s) (search already works)</source>
+        <translation>
+            <numerusform>Einbetten: {0}/%Ln Passage (die Suche funktioniert bereits)</numerusform>
+            <numerusform>Einbetten: {0}/%Ln Passagen (die Suche funktioniert bereits)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="192"/>
+        <source> · about {0} left</source>
+        <translation> · noch etwa {0}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="200"/>
+        <source>no PDF files found</source>
+        <translation>keine PDF-Dateien gefunden</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="202"/>
+        <source> — cancelled; add again to continue</source>
+        <translation> — abgebrochen; zum Fortsetzen erneut hinzufügen</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="212"/>
+        <source>%Ln added</source>
+        <translation>
+            <numerusform>%Ln hinzugefügt</numerusform>
+            <numerusform>%Ln hinzugefügt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="213"/>
+        <source>%Ln updated</source>
+        <translation>
+            <numerusform>%Ln aktualisiert</numerusform>
+            <numerusform>%Ln aktualisiert</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="214"/>
+        <source>%Ln unchanged</source>
+        <translation>
+            <numerusform>%Ln unverändert</numerusform>
+            <numerusform>%Ln unverändert</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="215"/>
+        <source>%Ln moved</source>
+        <translation>
+            <numerusform>%Ln verschoben</numerusform>
+            <numerusform>%Ln verschoben</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="216"/>
+        <source>%Ln removed</source>
+        <translation>
+            <numerusform>%Ln entfernt</numerusform>
+            <numerusform>%Ln entfernt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="217"/>
+        <source>%Ln duplicate(s)</source>
+        <translation>
+            <numerusform>%Ln Duplikat</numerusform>
+            <numerusform>%Ln Duplikate</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="218"/>
+        <source>%Ln rejected</source>
+        <translation>
+            <numerusform>%Ln abgelehnt</numerusform>
+            <numerusform>%Ln abgelehnt</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="223"/>
+        <source>added</source>
+        <translation>hinzugefügt</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="223"/>
+        <source>updated</source>
+        <translation>aktualisiert</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="223"/>
+        <source>unchanged</source>
+        <translation>unverändert</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="224"/>
+        <source>moved</source>
+        <translation>verschoben</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="224"/>
+        <source>removed</source>
+        <translation>entfernt</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="224"/>
+        <source>duplicate</source>
+        <translation>Duplikat</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="225"/>
+        <source>rejected</source>
+        <translation>abgelehnt</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="235"/>
+        <source>Ingestion report</source>
+        <translation>Importbericht</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="242"/>
+        <source>Add PDFs</source>
+        <translation>PDFs hinzufügen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="242"/>
+        <source>PDF files (*.pdf)</source>
+        <translation>PDF-Dateien (*.pdf)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="247"/>
+        <source>Add a folder of PDFs</source>
+        <translation>Ordner mit PDFs hinzufügen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="252"/>
+        <source>Name:</source>
+        <translation>Name:</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="259"/>
+        <source>Delete knowledge base</source>
+        <translation>Wissensdatenbank löschen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="260"/>
+        <source>Delete the knowledge base &apos;{0}&apos;? Its index is removed; your PDF files are not touched.</source>
+        <translation>Wissensdatenbank „{0}“ löschen? Der Index wird entfernt; Ihre PDF-Dateien bleiben unverändert.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="270"/>
+        <source>Open</source>
+        <translation>Öffnen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="271"/>
+        <source>Tags…</source>
+        <translation>Schlagwörter…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="272"/>
+        <source>Category…</source>
+        <translation>Kategorie…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="273"/>
+        <source>Metadata field…</source>
+        <translation>Metadatenfeld…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="275"/>
+        <source>Remove from knowledge base</source>
+        <translation>Aus der Wissensdatenbank entfernen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="279"/>
+        <source>Tags (separated by commas):</source>
+        <translation>Schlagwörter (durch Kommas getrennt):</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="279"/>
+        <source>Category:</source>
+        <translation>Kategorie:</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="285"/>
+        <source>Field=value (e.g. exhibit=A-17):</source>
+        <translation>Feld=Wert (z. B. anlage=A-17):</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="64"/>
+        <source>1 Clarify</source>
+        <translation>1 Klärung</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="64"/>
+        <source>2 Plan</source>
+        <translation>2 Plan</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="65"/>
+        <source>3 Research</source>
+        <translation>3 Recherche</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="65"/>
+        <source>4 Report</source>
+        <translation>4 Bericht</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="72"/>
+        <source>Knowledge base</source>
+        <translation>Wissensdatenbank</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="73"/>
+        <source>PDF</source>
+        <translation>PDF</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="145"/>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="146"/>
+        <source>Add PDFs…</source>
+        <translation>PDFs hinzufügen…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="147"/>
+        <source>Add folder…</source>
+        <translation>Ordner hinzufügen…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="148"/>
+        <source>Export report…</source>
+        <translation>Bericht exportieren…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="150"/>
+        <source>Quit</source>
+        <translation>Beenden</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="151"/>
+        <source>&amp;Research</source>
+        <translation>&amp;Recherche</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="152"/>
+        <source>New question</source>
+        <translation>Neue Frage</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="153"/>
+        <source>History…</source>
+        <translation>Verlauf…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="154"/>
+        <source>Stop run</source>
+        <translation>Recherche anhalten</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="155"/>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="157"/>
+        <source>Language</source>
+        <translation>Sprache</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="160"/>
+        <source>&amp;Settings</source>
+        <translation>&amp;Einstellungen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="161"/>
+        <source>Preferences…</source>
+        <translation>Einstellungen…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="162"/>
+        <source>Check LLM connection</source>
+        <translation>LLM-Verbindung prüfen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="163"/>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="164"/>
+        <location filename="../../desktop/ui/main_window.py" line="299"/>
+        <source>About Rabbithole</source>
+        <translation>Über Rabbithole</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="198"/>
+        <source>Working…</source>
+        <translation>Wird ausgeführt…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="210"/>
+        <source>Choose or create a knowledge base first.</source>
+        <translation>Wählen oder erstellen Sie zuerst eine Wissensdatenbank.</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/main_window.py" line="244"/>
+        <source>KB: {0} · %Ln document(s)</source>
+        <translation>
+            <numerusform>Wissensdatenbank: {0} · %Ln Dokument</numerusform>
+            <numerusform>Wissensdatenbank: {0} · %Ln Dokumente</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/main_window.py" line="245"/>
+        <source> · %Ln chunk(s) to embed</source>
+        <translation>
+            <numerusform> · %Ln Passage noch einzubetten</numerusform>
+            <numerusform> · %Ln Passagen noch einzubetten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="249"/>
+        <source>LLM: {0} ✓</source>
+        <translation>LLM: {0} ✓</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="252"/>
+        <source>LLM: not ready</source>
+        <translation>LLM: nicht bereit</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="254"/>
+        <source>Start Ollama (ollama serve), pull the model (ollama pull {0}, or Settings → LLM → Pull model), or point Rabbithole to your team&apos;s LLM server in Settings. The knowledge base works meanwhile.</source>
+        <translation>Starten Sie Ollama (ollama serve), laden Sie das Modell herunter (ollama pull {0} oder Einstellungen → LLM → Modell herunterladen) oder verweisen Sie Rabbithole in den Einstellungen auf den LLM-Server Ihres Teams. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="270"/>
+        <source>There is no report to export yet.</source>
+        <translation>Es gibt noch keinen Bericht zum Exportieren.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="272"/>
+        <source>Export the report into…</source>
+        <translation>Bericht exportieren nach…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="275"/>
+        <source>Written: {0}</source>
+        <translation>Gespeichert: {0}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="294"/>
+        <source>The new data folder is used from the next start.</source>
+        <translation>Der neue Datenordner wird ab dem nächsten Start verwendet.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="300"/>
+        <source>Rabbithole — offline research over your PDFs with a local LLM.
+Data folder: {0}</source>
+        <translation>Rabbithole — Offline-Recherche in Ihren PDFs mit einem lokalen LLM.
+Datenordner: {0}</translation>
+    </message>
+</context>
+<context>
+    <name>PdfViewer</name>
+    <message>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="211"/>
+        <source>“{name}” was not found at {path} — was it moved? Re-add it to the knowledge base.</source>
+        <translation>„{name}“ wurde unter {path} nicht gefunden — wurde die Datei verschoben? Fügen Sie sie erneut zur Wissensdatenbank hinzu.</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/pdf_viewer.py" line="218"/>
+        <source>Page {page} does not exist; the document has %n page(s).</source>
+        <translation>
+            <numerusform>Seite {page} existiert nicht; das Dokument hat %n Seite.</numerusform>
+            <numerusform>Seite {page} existiert nicht; das Dokument hat %n Seiten.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="221"/>
+        <source>The quote could not be found on page {page}.</source>
+        <translation>Das Zitat wurde auf Seite {page} nicht gefunden.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="252"/>
+        <source>“{name}” is password-protected. Remove the password and re-add it to the knowledge base.</source>
+        <translation>„{name}“ ist passwortgeschützt. Entfernen Sie das Passwort und fügen Sie die Datei erneut zur Wissensdatenbank hinzu.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="255"/>
+        <source>“{name}” cannot be opened: the file is damaged or not a PDF ({path}).</source>
+        <translation>„{name}“ kann nicht geöffnet werden: Die Datei ist beschädigt oder keine PDF-Datei ({path}).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="297"/>
+        <source>Previous page</source>
+        <translation>Vorherige Seite</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="300"/>
+        <source>Page</source>
+        <translation>Seite</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="303"/>
+        <source>Next page</source>
+        <translation>Nächste Seite</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="306"/>
+        <source>Zoom out</source>
+        <translation>Verkleinern</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="307"/>
+        <source>Zoom in</source>
+        <translation>Vergrößern</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="308"/>
+        <source>Fit width</source>
+        <translation>Seitenbreite</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="309"/>
+        <source>Fit page</source>
+        <translation>Ganze Seite</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="313"/>
+        <source>Search ({key})</source>
+        <translation>Suchen ({key})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="318"/>
+        <source>Previous result</source>
+        <translation>Vorheriger Treffer</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="319"/>
+        <source>Next result</source>
+        <translation>Nächster Treffer</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="346"/>
+        <source> / {count}</source>
+        <translation> / {count}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="438"/>
+        <source>Searching…</source>
+        <translation>Suche läuft…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="438"/>
+        <source>No matches</source>
+        <translation>Keine Treffer</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="440"/>
+        <source>{n} / {count}</source>
+        <translation>{n} / {count}</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/pdf_viewer.py" line="442"/>
+        <source>%n match(es)</source>
+        <translation>
+            <numerusform>%n Treffer</numerusform>
+            <numerusform>%n Treffer</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>PhaseStepper</name>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="32"/>
+        <source>Clarify</source>
+        <translation>Klärung</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="32"/>
+        <source>Plan</source>
+        <translation>Plan</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="32"/>
+        <source>Research</source>
+        <translation>Recherche</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="33"/>
+        <source>Filter</source>
+        <translation>Filter</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="33"/>
+        <source>Synthesis</source>
+        <translation>Synthese</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="33"/>
+        <source>Report</source>
+        <translation>Bericht</translation>
+    </message>
+</context>
+<context>
+    <name>PlanEditor</name>
+    <message>
+        <location filename="../../desktop/ui/plan_editor.py" line="94"/>
+        <source>New task…</source>
+        <translation>Neue Aufgabe…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/plan_editor.py" line="97"/>
+        <source>Add</source>
+        <translation>Hinzufügen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/plan_editor.py" line="97"/>
+        <source>Remove</source>
+        <translation>Entfernen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/plan_editor.py" line="97"/>
+        <source>Up</source>
+        <translation>Nach oben</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/plan_editor.py" line="98"/>
+        <source>Down</source>
+        <translation>Nach unten</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/plan_editor.py" line="98"/>
+        <source>Re-plan…</source>
+        <translation>Neu planen…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/plan_editor.py" line="102"/>
+        <source>Approve plan and start research</source>
+        <translation>Plan freigeben und Recherche starten</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/plan_editor.py" line="106"/>
+        <source>Research plan — edit it, then approve. Task 0 is your question.</source>
+        <translation>Rechercheplan — bearbeiten Sie ihn und geben Sie ihn dann frei. Aufgabe 0 ist Ihre Frage.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/plan_editor.py" line="148"/>
+        <source>Re-plan</source>
+        <translation>Neu planen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/plan_editor.py" line="149"/>
+        <source>What should the new plan do differently?</source>
+        <translation>Was soll der neue Plan anders machen?</translation>
+    </message>
+</context>
+<context>
+    <name>ProgressPanel</name>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="69"/>
+        <source>Skip task</source>
+        <translation>Aufgabe überspringen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="71"/>
+        <source>Stop</source>
+        <translation>Anhalten</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="72"/>
+        <source>Stop the run; it can be resumed later (Esc)</source>
+        <translation>Recherche anhalten; sie kann später fortgesetzt werden (Esc)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="74"/>
+        <source>Resume</source>
+        <translation>Fortsetzen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="78"/>
+        <source>The answer appears here while it is written.</source>
+        <translation>Die Antwort erscheint hier, während sie geschrieben wird.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="151"/>
+        <source>{read}, {references}</source>
+        <translation>{read}, {references}</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/progress_panel.py" line="152"/>
+        <source>%Ln read</source>
+        <translation>
+            <numerusform>%Ln gelesen</numerusform>
+            <numerusform>%Ln gelesen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/progress_panel.py" line="153"/>
+        <source>%Ln reference(s)</source>
+        <translation>
+            <numerusform>%Ln Verweis</numerusform>
+            <numerusform>%Ln Verweise</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/progress_panel.py" line="162"/>
+        <source>%Ln token(s) · {0} s</source>
+        <translation>
+            <numerusform>%Ln Token · {0} s</numerusform>
+            <numerusform>%Ln Tokens · {0} s</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ReportView</name>
+    <message>
+        <location filename="../../desktop/ui/report_view.py" line="168"/>
+        <source>Answer</source>
+        <translation>Antwort</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/report_view.py" line="168"/>
+        <source>Findings</source>
+        <translation>Ergebnisse</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/report_view.py" line="168"/>
+        <source>Filtered</source>
+        <translation>Aussortiert</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/report_view.py" line="168"/>
+        <source>Quality</source>
+        <translation>Qualität</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/report_view.py" line="168"/>
+        <source>Run</source>
+        <translation>Ablauf</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/report_view.py" line="172"/>
+        <source>Markdown</source>
+        <translation>Markdown</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/report_view.py" line="172"/>
+        <source>Save the report as Markdown (report.md)</source>
+        <translation>Bericht als Markdown speichern (report.md)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/report_view.py" line="173"/>
+        <source>HTML</source>
+        <translation>HTML</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/report_view.py" line="173"/>
+        <source>Save the report as a web page (report.html)</source>
+        <translation>Bericht als Webseite speichern (report.html)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/report_view.py" line="174"/>
+        <source>PDF</source>
+        <translation>PDF</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/report_view.py" line="174"/>
+        <source>Save the report as PDF (report.pdf)</source>
+        <translation>Bericht als PDF speichern (report.pdf)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/report_view.py" line="175"/>
+        <source>DOCX</source>
+        <translation>DOCX</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/report_view.py" line="175"/>
+        <source>Save the report as a Word document (report.docx)</source>
+        <translation>Bericht als Word-Dokument speichern (report.docx)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/report_view.py" line="176"/>
+        <source>JSON</source>
+        <translation>JSON</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/report_view.py" line="176"/>
+        <source>Save the report&apos;s data (report.json)</source>
+        <translation>Daten des Berichts speichern (report.json)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/report_view.py" line="177"/>
+        <source>Export all</source>
+        <translation>Alle exportieren</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/report_view.py" line="177"/>
+        <source>Save the report in every format</source>
+        <translation>Bericht in allen Formaten speichern</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/report_view.py" line="182"/>
+        <source>Copy answer</source>
+        <translation>Antwort kopieren</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/report_view.py" line="183"/>
+        <source>Copy the answer and its sources as Markdown</source>
+        <translation>Antwort mit Quellen als Markdown kopieren</translation>
+    </message>
+</context>
+<context>
+    <name>RunHistoryDialog</name>
+    <message>
+        <location filename="../../desktop/ui/history_dialog.py" line="26"/>
+        <source>Research history</source>
+        <translation>Rechercheverlauf</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/history_dialog.py" line="30"/>
+        <source>Question</source>
+        <translation>Frage</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/history_dialog.py" line="30"/>
+        <source>Knowledge base</source>
+        <translation>Wissensdatenbank</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/history_dialog.py" line="30"/>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/history_dialog.py" line="31"/>
+        <source>Phase</source>
+        <translation>Phase</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/history_dialog.py" line="31"/>
+        <source>Last change</source>
+        <translation>Letzte Änderung</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/history_dialog.py" line="35"/>
+        <source>Running</source>
+        <translation>Läuft</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/history_dialog.py" line="35"/>
+        <source>Waiting for you</source>
+        <translation>Wartet auf Sie</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/history_dialog.py" line="35"/>
+        <source>Stopped</source>
+        <translation>Angehalten</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/history_dialog.py" line="36"/>
+        <source>Cancelled</source>
+        <translation>Abgebrochen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/history_dialog.py" line="36"/>
+        <source>Failed</source>
+        <translation>Fehlgeschlagen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/history_dialog.py" line="36"/>
+        <source>Done</source>
+        <translation>Abgeschlossen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/history_dialog.py" line="37"/>
+        <source>Clarify</source>
+        <translation>Klärung</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/history_dialog.py" line="37"/>
+        <source>Plan</source>
+        <translation>Plan</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/history_dialog.py" line="37"/>
+        <source>Research</source>
+        <translation>Recherche</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/history_dialog.py" line="38"/>
+        <source>Filter</source>
+        <translation>Filter</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/history_dialog.py" line="38"/>
+        <source>Synthesis</source>
+        <translation>Synthese</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/history_dialog.py" line="38"/>
+        <source>Report</source>
+        <translation>Bericht</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/history_dialog.py" line="48"/>
+        <source>Open</source>
+        <translation>Öffnen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/history_dialog.py" line="49"/>
+        <source>Resume</source>
+        <translation>Fortsetzen</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="46"/>
+        <source>Settings</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="75"/>
+        <source>LLM</source>
+        <translation>LLM</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="76"/>
+        <source>Knowledge base</source>
+        <translation>Wissensdatenbank</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="77"/>
+        <source>Research</source>
+        <translation>Recherche</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="78"/>
+        <source>Folders</source>
+        <translation>Ordner</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="91"/>
+        <source>Put this tab&apos;s settings back to their defaults</source>
+        <translation>Einstellungen dieses Reiters auf die Standardwerte zurücksetzen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="117"/>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="118"/>
+        <source>Ask the server (as typed on the LLM tab) which models it has</source>
+        <translation>Beim Server (wie im Reiter „LLM“ eingetragen) abfragen, welche Modelle er bereitstellt</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="133"/>
+        <source>from $OLLAMA_HOST</source>
+        <translation>aus $OLLAMA_HOST</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="133"/>
+        <source>default</source>
+        <translation>Standard</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="135"/>
+        <source>Test connection</source>
+        <translation>Verbindung testen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="139"/>
+        <source>Pull model</source>
+        <translation>Modell herunterladen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="140"/>
+        <source>Download the model named above to the Ollama server</source>
+        <translation>Das oben angegebene Modell auf den Ollama-Server herunterladen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="141"/>
+        <source>Cancel download</source>
+        <translation>Download abbrechen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="163"/>
+        <source>{path} (default)</source>
+        <translation>{path} (Standard)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="165"/>
+        <source>In use now: {path}</source>
+        <translation>Derzeit verwendet: {path}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="166"/>
+        <source>Empty means the platform&apos;s data folder. A change applies after Rabbithole restarts.</source>
+        <translation>Leer bedeutet: der Standard-Datenordner des Betriebssystems. Eine Änderung wird nach einem Neustart von Rabbithole wirksam.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="177"/>
+        <source>Databases will live in: {path}</source>
+        <translation>Datenbanken werden gespeichert in: {path}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="212"/>
+        <source>Choose or type a model name.</source>
+        <translation>Wählen Sie einen Modellnamen aus oder geben Sie einen ein.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="214"/>
+        <source>Server mode needs the host of the Chroma server.</source>
+        <translation>Im Servermodus muss der Host des Chroma-Servers angegeben werden.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="217"/>
+        <source>Use &apos;offline&apos; or &apos;ollama:MODEL&apos; (e.g. ollama:bge-m3).</source>
+        <translation>Verwenden Sie „offline“ oder „ollama:MODELL“ (z. B. ollama:bge-m3).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="219"/>
+        <source>Must lie between “{low}” and “{high}”.</source>
+        <translation>Muss zwischen „{low}“ und „{high}“ liegen.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="224"/>
+        <source>Must not be more than “{other}”.</source>
+        <translation>Darf nicht größer sein als „{other}“.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="399"/>
+        <source>{percent}% · {done} / {total} GB</source>
+        <translation>{percent}&#xa0;% · {done} / {total} GB</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/settings_dialog.py" line="244"/>
+        <source>%n field(s) need correcting (marked in red).</source>
+        <translation>
+            <numerusform>%n Feld muss korrigiert werden (rot markiert).</numerusform>
+            <numerusform>%n Felder müssen korrigiert werden (rot markiert).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="254"/>
+        <source>Could not save the settings: {error}</source>
+        <translation>Die Einstellungen konnten nicht gespeichert werden: {error}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="285"/>
+        <source>Correct the fields marked in red first.</source>
+        <translation>Korrigieren Sie zuerst die rot markierten Felder.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="294"/>
+        <source>Connecting to {host}…</source>
+        <translation>Verbindung zu {host} wird hergestellt…</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/settings_dialog.py" line="304"/>
+        <source>%n model(s)</source>
+        <translation>
+            <numerusform>%n Modell</numerusform>
+            <numerusform>%n Modelle</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="305"/>
+        <source>model ready</source>
+        <translation>Modell bereit</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="305"/>
+        <source>model not installed: pull it or choose another</source>
+        <translation>Modell nicht installiert: Laden Sie es herunter oder wählen Sie ein anderes</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="306"/>
+        <source>Connected to {host}, version {version}, {models}; {ready}</source>
+        <translation>Verbunden mit {host}, Version {version}, {models}; {ready}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="307"/>
+        <source>Connected to {host}, {models}; {ready}</source>
+        <translation>Verbunden mit {host}, {models}; {ready}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="331"/>
+        <source>The bundled e5-small; needs no server</source>
+        <translation>Das mitgelieferte e5-small; benötigt keinen Server</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/settings_dialog.py" line="335"/>
+        <source>%n chat model(s) on the server</source>
+        <translation>
+            <numerusform>%n Chat-Modell auf dem Server</numerusform>
+            <numerusform>%n Chat-Modelle auf dem Server</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="347"/>
+        <source>{size} GB</source>
+        <translation>{size}&#xa0;GB</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="349"/>
+        <source>context {n}</source>
+        <translation>Kontext {n}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="370"/>
+        <source>%p%</source>
+        <translation>%p&#xa0;%</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="373"/>
+        <source>Pulling {model}…</source>
+        <translation>{model} wird heruntergeladen…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="414"/>
+        <source>Pulled {model}; it is ready to use.</source>
+        <translation>{model} wurde heruntergeladen und ist einsatzbereit.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_dialog.py" line="424"/>
+        <source>Download cancelled.</source>
+        <translation>Download abgebrochen.</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsForm</name>
+    <message>
+        <location filename="../../desktop/ui/settings_form.py" line="154"/>
+        <source>Browse…</source>
+        <translation>Durchsuchen…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_form.py" line="161"/>
+        <source>Choose a folder</source>
+        <translation>Ordner auswählen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_form.py" line="163"/>
+        <source>Choose a file</source>
+        <translation>Datei auswählen</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsTexts</name>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="25"/>
+        <source>Data folder</source>
+        <translation>Datenordner</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="26"/>
+        <source>Where databases live; empty means the platform&apos;s data folder.</source>
+        <translation>Speicherort der Datenbanken; leer bedeutet: der Standard-Datenordner des Betriebssystems.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="27"/>
+        <source>LLM</source>
+        <translation>LLM</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="28"/>
+        <source>Backend</source>
+        <translation>Backend</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="28"/>
+        <source>Ollama, or an OpenAI-compatible server (llama.cpp, vLLM, LM Studio).</source>
+        <translation>Ollama oder ein OpenAI-kompatibler Server (llama.cpp, vLLM, LM Studio).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="30"/>
+        <source>Server URL</source>
+        <translation>Server-URL</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="30"/>
+        <source>LLM server URL; empty means $OLLAMA_HOST, then the local default.</source>
+        <translation>URL des LLM-Servers; leer bedeutet: $OLLAMA_HOST, sonst die lokale Standardadresse.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="32"/>
+        <source>API key</source>
+        <translation>API-Schlüssel</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="32"/>
+        <source>Bearer token for an OpenAI-compatible server that needs one.</source>
+        <translation>Bearer-Token für einen OpenAI-kompatiblen Server, der eines verlangt.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="34"/>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="35"/>
+        <source>Chat model for every phase.</source>
+        <translation>Chat-Modell für alle Phasen.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="36"/>
+        <source>Context size</source>
+        <translation>Kontextgröße</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="36"/>
+        <source>Context window asked for (Ollama num_ctx); capped at the model&apos;s own.</source>
+        <translation>Angefordertes Kontextfenster (Ollama num_ctx); höchstens so groß wie das des Modells.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="38"/>
+        <source>Max answer tokens</source>
+        <translation>Max. Tokens pro Antwort</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="39"/>
+        <source>Longest answer of one call.</source>
+        <translation>Längste Antwort eines Aufrufs.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="40"/>
+        <source>Temperature</source>
+        <translation>Temperatur</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="41"/>
+        <source>Sampling temperature.</source>
+        <translation>Sampling-Temperatur.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="42"/>
+        <source>Let models think</source>
+        <translation>Modelle nachdenken lassen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="42"/>
+        <source>Let thinking models think (slower); their thinking is never shown as the answer.</source>
+        <translation>Reasoning-Modelle nachdenken lassen (langsamer); ihre Überlegungen werden nie als Antwort angezeigt.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="44"/>
+        <source>Timeout (s)</source>
+        <translation>Zeitlimit (s)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="45"/>
+        <source>Longest wait for one answer.</source>
+        <translation>Längste Wartezeit auf eine Antwort.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="46"/>
+        <source>Retries</source>
+        <translation>Wiederholungen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="46"/>
+        <source>Extra tries when an answer is not valid JSON of the asked shape.</source>
+        <translation>Zusätzliche Versuche, wenn eine Antwort kein gültiges JSON in der verlangten Form ist.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="48"/>
+        <source>Concurrency</source>
+        <translation>Parallele Aufrufe</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="48"/>
+        <source>Calls in flight at once (Ollama can serve parallel requests).</source>
+        <translation>Gleichzeitig laufende Aufrufe (Ollama kann parallele Anfragen bedienen).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="50"/>
+        <source>Knowledge base</source>
+        <translation>Wissensdatenbank</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="51"/>
+        <source>Mode</source>
+        <translation>Modus</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="52"/>
+        <source>Vector store inside the app, or a Chroma server.</source>
+        <translation>Vektorspeicher innerhalb der App oder ein Chroma-Server.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="53"/>
+        <source>Server host</source>
+        <translation>Server-Host</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="54"/>
+        <source>Chroma server host (server mode).</source>
+        <translation>Host des Chroma-Servers (Servermodus).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="55"/>
+        <source>Server port</source>
+        <translation>Server-Port</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="56"/>
+        <source>Chroma server port (server mode).</source>
+        <translation>Port des Chroma-Servers (Servermodus).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="57"/>
+        <source>Use HTTPS</source>
+        <translation>HTTPS verwenden</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="58"/>
+        <source>Use HTTPS to reach the Chroma server.</source>
+        <translation>Den Chroma-Server über HTTPS ansprechen.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="59"/>
+        <source>Default embedder</source>
+        <translation>Standard-Einbettungsmodell</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="60"/>
+        <source>&apos;offline&apos; (bundled e5-small) or &apos;ollama:MODEL&apos;.</source>
+        <translation>„offline“ (mitgeliefertes e5-small) oder „ollama:MODELL“.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="61"/>
+        <source>Chunking</source>
+        <translation>Aufteilung in Passagen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="62"/>
+        <source>Target words</source>
+        <translation>Zielwortzahl</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="63"/>
+        <source>Chunks are packed up to about this many words.</source>
+        <translation>Passagen werden bis etwa zu dieser Wortzahl gefüllt.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="64"/>
+        <source>Max words</source>
+        <translation>Max. Wortzahl</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="64"/>
+        <source>A paragraph longer than this is split at sentences.</source>
+        <translation>Ein längerer Absatz wird an Satzgrenzen geteilt.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="66"/>
+        <source>Min words</source>
+        <translation>Min. Wortzahl</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="66"/>
+        <source>Smaller pieces join their neighbour on the same page.</source>
+        <translation>Kleinere Stücke werden mit ihrem Nachbarn auf derselben Seite zusammengefasst.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="68"/>
+        <source>Ingest workers</source>
+        <translation>Import-Prozesse</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="68"/>
+        <source>Processes reading PDFs; 0 reads in the calling process.</source>
+        <translation>Prozesse, die PDFs einlesen; bei 0 liest der aufrufende Prozess selbst.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="70"/>
+        <source>Pages per task</source>
+        <translation>Seiten pro Arbeitspaket</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="71"/>
+        <source>Pages one worker reads at a time (bounds memory).</source>
+        <translation>Seiten, die ein Prozess auf einmal einliest (begrenzt den Speicherbedarf).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="72"/>
+        <source>Embed batch</source>
+        <translation>Einbettungs-Stapelgröße</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="72"/>
+        <source>Chunks embedded per call; smaller reacts faster to cancel.</source>
+        <translation>Pro Aufruf eingebettete Passagen; kleinere Werte reagieren schneller auf Abbrechen.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="74"/>
+        <source>OCR</source>
+        <translation>OCR</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="74"/>
+        <source>OCR pages without a text layer when Tesseract is installed.</source>
+        <translation>Seiten ohne Textebene per OCR erkennen, wenn Tesseract installiert ist.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="76"/>
+        <source>OCR languages</source>
+        <translation>OCR-Sprachen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="77"/>
+        <source>Tesseract language codes.</source>
+        <translation>Tesseract-Sprachcodes.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="78"/>
+        <source>Fusion</source>
+        <translation>Fusion</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="79"/>
+        <source>How hybrid search mixes dense and lexical results.</source>
+        <translation>Wie die hybride Suche dichte (semantische) und lexikalische Ergebnisse zusammenführt.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="80"/>
+        <source>Dense weight</source>
+        <translation>Gewicht der dichten Suche</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="80"/>
+        <source>Share of the dense (semantic) side in z-score fusion.</source>
+        <translation>Anteil der dichten (semantischen) Suche bei der Z-Score-Fusion.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="82"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="120"/>
+        <source>Fusion constant (RRF k)</source>
+        <translation>Fusionskonstante (RRF k)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="83"/>
+        <source>Reciprocal rank fusion constant (fusion &apos;rrf&apos;).</source>
+        <translation>Konstante der Reciprocal Rank Fusion (Fusion „RRF“).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="84"/>
+        <source>Candidates per retriever</source>
+        <translation>Kandidaten je Suchverfahren</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="85"/>
+        <source>Candidates each retriever contributes to the fusion.</source>
+        <translation>Kandidaten, die jedes Suchverfahren zur Fusion beiträgt.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="86"/>
+        <source>Research</source>
+        <translation>Recherche</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="87"/>
+        <source>Max rounds</source>
+        <translation>Max. Runden</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="88"/>
+        <source>Clarification rounds at most.</source>
+        <translation>Höchstzahl der Klärungsrunden.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="89"/>
+        <source>Queries per round</source>
+        <translation>Suchanfragen pro Runde</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="90"/>
+        <source>Search queries each clarification round.</source>
+        <translation>Suchanfragen in jeder Klärungsrunde.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="91"/>
+        <source>Chunks per query (k)</source>
+        <translation>Passagen pro Suchanfrage (k)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="92"/>
+        <source>Chunks retrieved per clarification query.</source>
+        <translation>Gefundene Passagen pro Suchanfrage der Klärung.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="93"/>
+        <source>Min questions</source>
+        <translation>Min. Rückfragen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="94"/>
+        <source>Follow-up questions per round, at least.</source>
+        <translation>Rückfragen pro Runde, mindestens.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="95"/>
+        <source>Max questions</source>
+        <translation>Max. Rückfragen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="96"/>
+        <source>Follow-up questions per round, at most.</source>
+        <translation>Rückfragen pro Runde, höchstens.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="97"/>
+        <source>Clarification token budget</source>
+        <translation>Token-Budget der Klärung</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="97"/>
+        <source>Tokens clarification may spend before it stops.</source>
+        <translation>Tokens, die die Klärung verbrauchen darf, bevor sie endet.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="99"/>
+        <source>Analysis context tokens</source>
+        <translation>Kontext-Tokens der Analyse</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="99"/>
+        <source>Retrieved text given to the analysis, most relevant first.</source>
+        <translation>Gefundener Text, den die Analyse erhält, der relevanteste zuerst.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="101"/>
+        <source>Convergence: coverage</source>
+        <translation>Konvergenz: Abdeckung</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="102"/>
+        <source>Coverage at which ending is suggested…</source>
+        <translation>Abdeckung, ab der das Beenden vorgeschlagen wird…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="103"/>
+        <source>Convergence: share seen before</source>
+        <translation>Konvergenz: Anteil bereits bekannter Passagen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="104"/>
+        <source>…with this share of the round&apos;s chunks already seen…</source>
+        <translation>…wenn dieser Anteil der Passagen der Runde bereits bekannt ist…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="106"/>
+        <source>Convergence: max gaps</source>
+        <translation>Konvergenz: max. Lücken</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="107"/>
+        <source>…and at most this many open gaps.</source>
+        <translation>…und höchstens so viele Lücken offen sind.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="108"/>
+        <source>Min plan items</source>
+        <translation>Min. Planpunkte</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="109"/>
+        <source>To-dos a new plan starts with, at least.</source>
+        <translation>Aufgaben, mit denen ein neuer Plan beginnt, mindestens.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="110"/>
+        <source>Max initial plan items</source>
+        <translation>Max. Planpunkte zu Beginn</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="111"/>
+        <source>To-dos a new plan starts with, at most.</source>
+        <translation>Aufgaben, mit denen ein neuer Plan beginnt, höchstens.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="112"/>
+        <source>Max plan items</source>
+        <translation>Max. Planpunkte</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="113"/>
+        <source>To-dos a plan may hold.</source>
+        <translation>Aufgaben, die ein Plan enthalten darf.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="114"/>
+        <source>Plan context tokens</source>
+        <translation>Kontext-Tokens der Planung</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="115"/>
+        <source>Retrieved text the planner sees.</source>
+        <translation>Gefundener Text, den die Planung erhält.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="116"/>
+        <source>Chunks per task query (k)</source>
+        <translation>Passagen pro Aufgaben-Suchanfrage (k)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="117"/>
+        <source>Chunks retrieved per task query.</source>
+        <translation>Gefundene Passagen pro Suchanfrage einer Aufgabe.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="118"/>
+        <source>Max chunks per task</source>
+        <translation>Max. Passagen pro Aufgabe</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="119"/>
+        <source>Retrieved chunks read closely per task.</source>
+        <translation>Gefundene Passagen, die pro Aufgabe genau gelesen werden.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="121"/>
+        <source>Fusion constant for merging a task&apos;s query results.</source>
+        <translation>Fusionskonstante für das Zusammenführen der Suchergebnisse einer Aufgabe.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="122"/>
+        <source>Extraction concurrency</source>
+        <translation>Parallele Extraktionen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="122"/>
+        <source>Extractions run at once (also bounded by the LLM&apos;s).</source>
+        <translation>Gleichzeitig laufende Extraktionen (zusätzlich durch die Parallelität des LLM begrenzt).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="124"/>
+        <source>Context turns</source>
+        <translation>Kontextrunden</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="124"/>
+        <source>Times the LLM may ask for more context per chunk.</source>
+        <translation>Wie oft das LLM pro Passage weiteren Kontext anfordern darf.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="126"/>
+        <source>Requests per turn</source>
+        <translation>Anfragen pro Runde</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="127"/>
+        <source>Context requests served per turn.</source>
+        <translation>Kontextanfragen, die pro Runde bedient werden.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="128"/>
+        <source>Reference depth</source>
+        <translation>Verweistiefe</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="129"/>
+        <source>How deep references are followed.</source>
+        <translation>Wie tief Verweisen gefolgt wird.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="130"/>
+        <source>Reference token budget</source>
+        <translation>Token-Budget für Verweise</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="130"/>
+        <source>Tokens one task may spend following references.</source>
+        <translation>Tokens, die eine Aufgabe für das Verfolgen von Verweisen verbrauchen darf.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="132"/>
+        <source>Max references per document</source>
+        <translation>Max. Verweise pro Dokument</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="133"/>
+        <source>References followed into one document per task.</source>
+        <translation>Verweise, denen pro Aufgabe in ein Dokument gefolgt wird.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="135"/>
+        <source>Tier 1 min relevance</source>
+        <translation>Mindestrelevanz Stufe 1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="135"/>
+        <source>Direct findings at least this relevant are primary.</source>
+        <translation>Direkte Ergebnisse mit mindestens dieser Relevanz sind primär.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="137"/>
+        <source>Drop below relevance</source>
+        <translation>Verwerfen unter Relevanz</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="137"/>
+        <source>Extractions below this relevance are no findings.</source>
+        <translation>Extraktionen unter dieser Relevanz zählen nicht als Ergebnisse.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="139"/>
+        <source>Tier weights</source>
+        <translation>Gewichte der Stufen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="140"/>
+        <source>Weight of tiers 1-3 in synthesis.</source>
+        <translation>Gewicht der Stufen 1–3 in der Synthese.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="141"/>
+        <source>Drift thresholds</source>
+        <translation>Drift-Schwellenwerte</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="142"/>
+        <source>Lowest anchor relevance kept, by tier.</source>
+        <translation>Niedrigste beibehaltene Anker-Relevanz, je Stufe.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="143"/>
+        <source>Drift: primary findings kept</source>
+        <translation>Drift: beibehaltene Primärergebnisse</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="143"/>
+        <source>Primary findings kept even below the threshold.</source>
+        <translation>Primäre Ergebnisse, die auch unter dem Schwellenwert behalten werden.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="145"/>
+        <source>Drift: warning share</source>
+        <translation>Drift: Warnschwelle</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="146"/>
+        <source>Warn when more than this share is filtered.</source>
+        <translation>Warnen, wenn mehr als dieser Anteil aussortiert wird.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="147"/>
+        <source>Synthesis context tokens</source>
+        <translation>Kontext-Tokens der Synthese</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="148"/>
+        <source>Findings text the synthesis sees.</source>
+        <translation>Text der Ergebnisse, den die Synthese erhält.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="149"/>
+        <source>Quality threshold</source>
+        <translation>Qualitätsschwelle</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="149"/>
+        <source>Below this total (of 400) the answer is revised once.</source>
+        <translation>Unter dieser Gesamtpunktzahl (von 400) wird die Antwort einmal überarbeitet.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="151"/>
+        <source>Synthesis attempts</source>
+        <translation>Syntheseversuche</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="151"/>
+        <source>Tries to get an answer with valid markers in the right language.</source>
+        <translation>Versuche, eine Antwort mit gültigen Markierungen in der richtigen Sprache zu erhalten.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="153"/>
+        <source>Interface</source>
+        <translation>Oberfläche</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="154"/>
+        <source>Language</source>
+        <translation>Sprache</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="154"/>
+        <source>Language of the window; &apos;system&apos; follows the computer.</source>
+        <translation>Sprache des Fensters; „Wie im System“ folgt der Einstellung des Computers.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="160"/>
+        <source>Ollama</source>
+        <translation>Ollama</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="161"/>
+        <source>OpenAI-compatible</source>
+        <translation>OpenAI-kompatibel</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="162"/>
+        <source>Embedded (inside the app)</source>
+        <translation>Integriert (innerhalb der App)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="163"/>
+        <source>Chroma server</source>
+        <translation>Chroma-Server</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="164"/>
+        <source>Z-score</source>
+        <translation>Z-Score</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="165"/>
+        <source>Reciprocal rank fusion (RRF)</source>
+        <translation>Reciprocal Rank Fusion (RRF)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="166"/>
+        <source>As the system</source>
+        <translation>Wie im System</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,180 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="en" sourcelanguage="en">
+<context>
+    <name>ChatPanel</name>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/chat_panel.py" line="111" />
+        <source>%n gap(s)</source>
+        <translation>
+            <numerusform>%n gap</numerusform><numerusform>%n gaps</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/chat_panel.py" line="122" />
+        <source>%Ln new chunk(s)</source>
+        <translation>
+            <numerusform>%Ln new chunk</numerusform><numerusform>%Ln new chunks</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/chat_panel.py" line="125" />
+        <source>%Ln seen before</source>
+        <translation>
+            <numerusform>%Ln seen before</numerusform><numerusform>%Ln seen before</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/chat_panel.py" line="176" />
+        <source>%Ln new</source>
+        <translation>
+            <numerusform>%Ln new</numerusform><numerusform>%Ln new</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>DocumentsModel</name>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="65" />
+        <source>%Ln to embed</source>
+        <translation>
+            <numerusform>%Ln to embed</numerusform><numerusform>%Ln to embed</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="66" />
+        <source>%n warning(s)</source>
+        <translation>
+            <numerusform>%n warning</numerusform><numerusform>%n warnings</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>KnowledgeBasePanel</name>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="181" />
+        <source>{0}/%Ln file(s)</source>
+        <translation>
+            <numerusform>{0}/%Ln file</numerusform><numerusform>{0}/%Ln files</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="182" />
+        <source>{0}/%Ln page(s)</source>
+        <translation>
+            <numerusform>{0}/%Ln page</numerusform><numerusform>{0}/%Ln pages</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="187" />
+        <source>Embedding {0}/%Ln chunk(s) (search already works)</source>
+        <translation>
+            <numerusform>Embedding {0}/%Ln chunk (search already works)</numerusform><numerusform>Embedding {0}/%Ln chunks (search already works)</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="212" />
+        <source>%Ln added</source>
+        <translation>
+            <numerusform>%Ln added</numerusform><numerusform>%Ln added</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="213" />
+        <source>%Ln updated</source>
+        <translation>
+            <numerusform>%Ln updated</numerusform><numerusform>%Ln updated</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="214" />
+        <source>%Ln unchanged</source>
+        <translation>
+            <numerusform>%Ln unchanged</numerusform><numerusform>%Ln unchanged</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="215" />
+        <source>%Ln moved</source>
+        <translation>
+            <numerusform>%Ln moved</numerusform><numerusform>%Ln moved</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="216" />
+        <source>%Ln removed</source>
+        <translation>
+            <numerusform>%Ln removed</numerusform><numerusform>%Ln removed</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="217" />
+        <source>%Ln duplicate(s)</source>
+        <translation>
+            <numerusform>%Ln duplicate</numerusform><numerusform>%Ln duplicates</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="218" />
+        <source>%Ln rejected</source>
+        <translation>
+            <numerusform>%Ln rejected</numerusform><numerusform>%Ln rejected</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/main_window.py" line="244" />
+        <source>KB: {0} · %Ln document(s)</source>
+        <translation>
+            <numerusform>KB: {0} · %Ln document</numerusform><numerusform>KB: {0} · %Ln documents</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/main_window.py" line="245" />
+        <source> · %Ln chunk(s) to embed</source>
+        <translation>
+            <numerusform> · %Ln chunk to embed</numerusform><numerusform> · %Ln chunks to embed</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>PdfViewer</name>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/pdf_viewer.py" line="218" />
+        <source>Page {page} does not exist; the document has %n page(s).</source>
+        <translation>
+            <numerusform>Page {page} does not exist; the document has %n page.</numerusform><numerusform>Page {page} does not exist; the document has %n pages.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/pdf_viewer.py" line="442" />
+        <source>%n match(es)</source>
+        <translation>
+            <numerusform>%n match</numerusform><numerusform>%n matches</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>ProgressPanel</name>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/progress_panel.py" line="152" />
+        <source>%Ln read</source>
+        <translation>
+            <numerusform>%Ln read</numerusform><numerusform>%Ln read</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/progress_panel.py" line="153" />
+        <source>%Ln reference(s)</source>
+        <translation>
+            <numerusform>%Ln reference</numerusform><numerusform>%Ln references</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/progress_panel.py" line="162" />
+        <source>%Ln token(s) · {0} s</source>
+        <translation>
+            <numerusform>%Ln token · {0} s</numerusform><numerusform>%Ln tokens · {0} s</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/settings_dialog.py" line="244" />
+        <source>%n field(s) need correcting (marked in red).</source>
+        <translation>
+            <numerusform>%n field needs correcting (marked in red).</numerusform><numerusform>%n fields need correcting (marked in red).</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/settings_dialog.py" line="304" />
+        <source>%n model(s)</source>
+        <translation>
+            <numerusform>%n model</numerusform><numerusform>%n models</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/settings_dialog.py" line="335" />
+        <source>%n chat model(s) on the server</source>
+        <translation>
+            <numerusform>%n chat model on the server</numerusform><numerusform>%n chat models on the server</numerusform></translation>
+    </message>
+</context>
+</TS>

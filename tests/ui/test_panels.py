@@ -1,0 +1,163 @@
+"""The window's panels on their own: plan model and editor, chat, progress, knowledge-base sidebar,
+history, theme and language."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QApplication
+
+from desktop.engine import events as ev
+from desktop.engine.state import ClarifyRound, Pending, Plan, RetrievedChunk, RoundAnalysis, RunState, Todo
+from desktop.engine.store import RunSummary
+from desktop.kb.models import DocumentInfo, FileOutcome, IngestProgress, IngestReport
+from desktop.ui.chat_panel import ChatPanel
+from desktop.ui.history_dialog import RunHistoryDialog
+from desktop.ui.kb_panel import KnowledgeBasePanel, duration
+from desktop.ui.plan_editor import PlanEditor, PlanModel
+from desktop.ui.progress_panel import ProgressPanel
+
+
+def _plan() -> Plan:
+    return Plan(items=[Todo(id=0, task="Welche Grenzwerte gelten?"), Todo(id=1, task="§ 78 prüfen", subtasks=["Abs. 1"]),
+                       Todo(id=2, task="Ausnahmen prüfen", context="Behörde")], revision=1)
+
+
+def _waiting_state(kind: str = "answer") -> RunState:
+    chunk = RetrievedChunk(chunk_id="c1", doc_id="d", doc="StrlSchG.pdf", page=52, section="§ 78",
+                           text="Der Grenzwert der effektiven Dosis beträgt 20 Millisievert.", query="q", round=1, rank=1)
+    rnd = ClarifyRound(index=1, queries=["Grenzwert Dosis"], new_chunks=["c1"], duplicates=2,
+                       analysis=RoundAnalysis(coverage=0.45, knowledge_gaps=["Berufliche oder öffentliche Exposition?"]),
+                       questions=["Geht es um berufliche Exposition?"])
+    state = RunState(run_id="r1", question="Welche Grenzwerte gelten?", database="Sample", language="de",
+                     status="waiting", pending=Pending(kind=kind, round=1))
+    state.clarification.rounds = [rnd]
+    state.clarification.chunks = {"c1": chunk}
+    if kind == "approve_plan":
+        state.phase, state.plan = "plan", _plan()
+    return state
+
+
+def test_plan_model_and_editor(qtbot) -> None:  # noqa: ANN001
+    editor = PlanEditor()
+    qtbot.addWidget(editor)
+    editor.set_plan(_plan(), editable=True)
+    model = editor.model
+    assert model.rowCount() == 3 and "Abs. 1" in model.data(model.index(1))
+    assert model.data(model.index(2), Qt.ItemDataRole.ToolTipRole) == "Behörde"
+    with qtbot.waitSignal(model.editRequested) as edit:
+        assert not model.setData(model.index(1), "§ 78 Abs. 2 prüfen")  # shown once the engine accepted it
+    assert edit.args == [1, "§ 78 Abs. 2 prüfen"]
+    editor.view.setCurrentIndex(model.index(2))
+    with qtbot.waitSignal(editor.moveRequested) as move:
+        editor._move(-1)
+    assert move.args == [2, 1]
+    with qtbot.waitSignal(editor.removeRequested) as remove:
+        editor._remove()
+    assert remove.args == [2]
+    qtbot.keyClicks(editor.new_task, "Check the annex")
+    with qtbot.waitSignal(editor.addRequested) as add:
+        qtbot.keyClick(editor.new_task, Qt.Key.Key_Return)
+    assert add.args == ["Check the annex"]
+    with qtbot.waitSignal(editor.approveRequested):
+        editor.approve.click()
+    editor.set_plan(_plan(), editable=False)
+    assert not editor.approve.isEnabled()
+
+
+def test_plan_model_is_a_valid_item_model(qtbot) -> None:  # noqa: ANN001
+    from PySide6.QtTest import QAbstractItemModelTester
+
+    model = PlanModel()
+    QAbstractItemModelTester(model, QAbstractItemModelTester.FailureReportingMode.Fatal)
+    model.set_plan(_plan())
+    model.set_plan(None)
+
+
+def test_chat_start_answer_and_end(qtbot) -> None:  # noqa: ANN001
+    chat = ChatPanel()
+    qtbot.addWidget(chat)
+    qtbot.keyClicks(chat.input, "What is the dose limit?")
+    with qtbot.waitSignal(chat.startRequested) as start:
+        chat.send.click()
+    assert start.args == ["What is the dose limit?"]
+    chat.show_state(_waiting_state())
+    html = chat.transcript.toHtml()
+    assert "Geht es um berufliche Exposition?" in html and "Round 1/5" in html
+    assert chat.coverage.value() == 45 and "2 seen before" in chat.round_label.text()
+    assert chat.chunks.topLevelItem(0).childCount() == 1
+    chat.input.setPlainText("Berufliche Exposition")
+    with qtbot.waitSignal(chat.answerSubmitted) as answer:
+        chat.send.click()
+    assert answer.args == ["Berufliche Exposition", False]
+    with qtbot.waitSignal(chat.answerSubmitted) as end:
+        chat.end.click()
+    assert end.args == ["", True]
+
+
+def test_progress_panel_events_draft_and_commands(qtbot) -> None:  # noqa: ANN001
+    panel = ProgressPanel()
+    qtbot.addWidget(panel)
+    state = _waiting_state("approve_plan").model_copy(update={"status": "running", "phase": "research", "pending": None})
+    panel.show_state(state)
+    assert panel.tasks.count() == 3 and panel.skip.isEnabled() and panel.cancel.isEnabled() and not panel.resume.isEnabled()
+    panel.add_event(ev.TaskStarted(task_id=1, task="§ 78 prüfen", chunks=8))
+    panel.add_event(ev.FindingAdded(task_id=1, finding_id="F1", tier=1, doc="StrlSchG.pdf", page=52, relevance=0.9,
+                                    quotes=2, verified=2))
+    assert "task 1: § 78 prüfen" in panel.log.toPlainText() and "2/2 quotes verified" in panel.log.toPlainText()
+    panel.add_draft("Der Grenzwert ", 1)
+    panel.add_draft("beträgt 20 mSv [1].", 1)
+    assert panel.draft.toPlainText() == "Der Grenzwert beträgt 20 mSv [1]."
+    panel.add_draft("Neu.", 2)
+    assert panel.draft.toPlainText() == "Neu."
+    panel.tasks.setCurrentRow(2)
+    with qtbot.waitSignal(panel.skipRequested) as skip:
+        panel.skip.click()
+    assert skip.args == [2]
+    panel.show_state(state.model_copy(update={"status": "cancelled"}))
+    assert panel.resume.isEnabled() and not panel.cancel.isEnabled()
+
+
+def test_kb_panel_documents_progress_report_and_drop(qtbot, tmp_path: Path) -> None:  # noqa: ANN001
+    panel = KnowledgeBasePanel()
+    qtbot.addWidget(panel)
+    panel.set_databases(["Cases", "Sample"], select="Sample")
+    assert panel.database == "Sample"
+    doc = DocumentInfo(doc_id="x" * 64, file_name="StrlSchG.pdf", path="/laws/StrlSchG.pdf", title="Strahlenschutzgesetz",
+                       short_name="StrlSchG", language="de", pages=132, chunks=686, size_bytes=1, tags=["recht"],
+                       warnings=["1 page(s) without a text layer"], ingested_at=datetime.now(timezone.utc))
+    panel.set_documents([doc])
+    index = panel.model.index(0, 0)
+    assert panel.model.data(index) == "StrlSchG.pdf [StrlSchG]" and "recht" in panel.model.data(index, Qt.ItemDataRole.ToolTipRole)
+    assert panel.model.data(panel.model.index(0, 3)) == "1 warning"
+    panel.set_ingesting(True)
+    panel.show_progress(IngestProgress(stage="embed", embedded=10, to_embed=40, eta_s=75))
+    assert panel.progress.value() == 10 and "1:15" in panel.progress_label.text()
+    panel.show_report(IngestReport(database="Sample", files=[FileOutcome(path="/a.pdf", status="added"),
+                                                             FileOutcome(path="/b.txt", status="rejected", reason="not a PDF")]))
+    assert "1 added, 1 rejected" in panel.progress_label.text() and panel.report_button.isEnabled()
+    for box in QApplication.topLevelWidgets():  # the report opens itself when a file was rejected
+        if box.windowTitle() == "Ingestion report":
+            assert "not a PDF" in box.text()
+            box.close()
+    data = QMimeData()
+    data.setUrls([QUrl.fromLocalFile(str(tmp_path / "new.pdf"))])
+    with qtbot.waitSignal(panel.ingestRequested) as dropped:
+        panel.dropEvent(QDropEvent(QPointF(5, 5), Qt.DropAction.CopyAction, data, Qt.MouseButton.LeftButton,
+                                   Qt.KeyboardModifier.NoModifier))
+    assert dropped.args == ["Sample", [tmp_path / "new.pdf"]]
+    assert duration(3725) == "1:02:05" and duration(None) == "?"
+
+
+def test_history_dialog(qtbot) -> None:  # noqa: ANN001
+    runs = [RunSummary(run_id="abc", question="Q1", database="Sample", status="done", phase="report",
+                       created_at="2026-11-22T10:00:00", updated_at="2026-11-22T10:30:00")]
+    dialog = RunHistoryDialog(runs)
+    qtbot.addWidget(dialog)
+    dialog.table.setCurrentCell(0, 0)
+    with qtbot.waitSignal(dialog.resumeRequested) as resume:
+        dialog._resume()
+    assert resume.args == ["abc"] and dialog.table.item(0, 4).text() == "2026-11-22 10:30"
