@@ -42,6 +42,7 @@ from desktop.bridge.bridge import EngineBridge  # noqa: E402
 from desktop.kb.databases import SAMPLE_DB  # noqa: E402
 from desktop.paths import resolve_paths  # noqa: E402
 from desktop.settings import Settings  # noqa: E402
+from desktop.ui import i18n  # noqa: E402
 from desktop.ui.main_window import MainWindow  # noqa: E402
 from desktop.ui.theme import apply_theme  # noqa: E402
 
@@ -116,6 +117,7 @@ def main() -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     app = QApplication([sys.argv[0]])
     apply_theme(app)
+    i18n.install(app, "en")
     shots = args.screenshots
     if shots:
         shots.mkdir(parents=True, exist_ok=True)

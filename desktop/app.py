@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import multiprocessing
 import sys
 from collections.abc import Sequence
 from logging.handlers import RotatingFileHandler
@@ -19,6 +20,7 @@ def _gui_args(args: list[str]) -> argparse.Namespace | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    multiprocessing.freeze_support()  # a frozen build's worker processes start through this entry point
     args = list(sys.argv[1:] if argv is None else argv)
     gui = _gui_args(args)
     if gui is None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import sys
 import tempfile
-from pathlib import Path
 
 from desktop.cli.console import ProgressPrinter
 from desktop.kb.database import KnowledgeBase

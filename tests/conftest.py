@@ -12,6 +12,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from desktop.kb.database import KnowledgeBase  # noqa: E402
 from desktop.kb.databases import SAMPLE_DB, ensure_sample  # noqa: E402
+from desktop.kb.vector_process import serve_vectors_from_child_process  # noqa: E402
 from desktop.paths import AppPaths  # noqa: E402
 from desktop.settings import Settings  # noqa: E402
 
@@ -34,6 +35,14 @@ def _isolated_environment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     mp.delenv("OLLAMA_HOST", raising=False)
     yield
     mp.undo()
+
+
+@pytest.fixture(autouse=True)
+def _vectors_in_process() -> Iterator[None]:
+    """The window's bridge moves Chroma into a child process for the whole process; tests that did
+    not ask for that get the command line's in-process store."""
+    yield
+    serve_vectors_from_child_process(False)
 
 
 @pytest.fixture(scope="session")

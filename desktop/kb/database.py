@@ -18,7 +18,12 @@ from desktop.kb import retrieval
 from desktop.kb.catalog import Catalog
 from desktop.kb.embedcache import CachedEmbedder, EmbeddingCache
 from desktop.kb.embeddings import make_embedder
-from desktop.kb.errors import DatabaseNotFound, DocumentNotFound, EmbedderMismatch, KbError
+from desktop.kb.errors import (
+    DatabaseNotFound,
+    DocumentNotFound,
+    EmbedderMismatch,
+    KbError,
+)
 from desktop.kb.ingest import Ingestor
 from desktop.kb.lazy import locked_cached_property
 from desktop.kb.models import (
@@ -30,11 +35,12 @@ from desktop.kb.models import (
     SearchHit,
     SearchMode,
 )
+from desktop.kb.progress import CancelToken, ProgressCallback
 from desktop.kb.references import parse_references
 from desktop.kb.resolver import resolve
-from desktop.kb.progress import CancelToken, ProgressCallback
 from desktop.kb.search import Searcher, scope_for
 from desktop.kb.sections import SectionIndex
+from desktop.kb.vector_process import VectorStoreProcess, child_process_enabled
 from desktop.kb.vectors import VectorStore, describe, make_client
 from desktop.paths import AppPaths
 from desktop.settings import Settings
@@ -85,6 +91,9 @@ class KnowledgeBase:
         return cls(name, folder, paths, settings, embedder)
 
     def close(self) -> None:
+        store = self.__dict__.get("vectors")
+        if isinstance(store, VectorStoreProcess):
+            store.close()
         self.catalog.close()
 
     def __enter__(self) -> "KnowledgeBase":
@@ -101,10 +110,11 @@ class KnowledgeBase:
         return CachedEmbedder(inner, EmbeddingCache(self.paths.cache_dir / "embeddings.sqlite"))
 
     @locked_cached_property
-    def vectors(self) -> VectorStore:
-        client = make_client(self.settings.kb, self.folder)
-        return VectorStore(client, self.name, self.embedder_spec, self.settings.llm.resolved_host(),
-                           where=describe(self.settings.kb, self.folder))
+    def vectors(self) -> VectorStore | VectorStoreProcess:
+        where, host = describe(self.settings.kb, self.folder), self.settings.llm.resolved_host()
+        if self.settings.kb.mode == "embedded" and child_process_enabled():
+            return VectorStoreProcess(self.settings.kb, self.folder, self.name, self.embedder_spec, host, where)
+        return VectorStore(make_client(self.settings.kb, self.folder), self.name, self.embedder_spec, host, where=where)
 
     @locked_cached_property
     def _searcher(self) -> Searcher:
