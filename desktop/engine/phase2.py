@@ -55,9 +55,12 @@ def _no_plan() -> PlanProposal:
 def _adopt(ctx: StepContext, proposal: PlanProposal, revision: int) -> str:
     state = ctx.state
     task0 = Todo(id=0, task=state.question, context=state.clarification.summary or "")
+    keep = min(ctx.settings.plan_max_initial, ctx.settings.plan_max_items - 1)  # what the prompt asked for
+    if len(proposal.items) > keep:
+        ctx.warn(f"the model proposed {len(proposal.items)} to-dos; the first {keep} are kept (research.plan_max_initial)")
     items = [task0] + [
         Todo(id=i, task=item.task.strip(), context=item.context.strip(), subtasks=[s.strip() for s in item.subtasks if s.strip()])
-        for i, item in enumerate(proposal.items[: ctx.settings.plan_max_items - 1], start=1)
+        for i, item in enumerate(proposal.items[:keep], start=1)
     ]
     note = None if proposal.answerable else (proposal.reason or "The knowledge base does not seem to hold the answer.")
     state.plan = Plan(items=items, revision=revision, answerable=proposal.answerable, note=note)

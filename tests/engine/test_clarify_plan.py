@@ -149,6 +149,19 @@ def test_plan_edits_replan_and_limits(harness, research_llm, engine_settings) ->
     assert research_llm.calls["PlanProposal"] == 2 and state.pending.kind == "approve_plan"
 
 
+def test_a_plan_longer_than_asked_for_is_cut_to_the_setting(harness, research_llm, engine_settings) -> None:  # noqa: ANN001
+    research_llm.plan_items = 9
+    engine_settings.research.plan_max_initial = 4
+
+    async def scenario(engine):  # noqa: ANN001, ANN202
+        state = await engine.start(QUESTION_EN, "Sample")
+        return await engine.end_clarification(state.run_id)
+
+    state = harness.run(scenario)
+    assert [t.id for t in state.plan.items] == [0, 1, 2, 3, 4]
+    assert any("proposed 9 to-dos; the first 4 are kept" in w.message for w in harness.of(ev.Warning))
+
+
 def test_out_of_scope_question_is_told_honestly(harness, research_llm) -> None:  # noqa: ANN001
     research_llm.answerable = False
 
