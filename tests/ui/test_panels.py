@@ -133,6 +133,11 @@ def test_kb_panel_documents_progress_report_and_drop(qtbot, tmp_path: Path) -> N
     index = panel.model.index(0, 0)
     assert panel.model.data(index) == "StrlSchG.pdf [StrlSchG]" and "recht" in panel.model.data(index, Qt.ItemDataRole.ToolTipRole)
     assert panel.model.data(panel.model.index(0, 3)) == "1 warning"
+    panel.resize(340, 500)  # the sidebar's width: the document name must stay readable
+    panel.show()
+    qtbot.waitUntil(lambda: panel.table.columnWidth(0) > 0)
+    widths = [panel.table.columnWidth(c) for c in range(4)]
+    assert widths[0] >= 100 and widths[0] > max(widths[1:]), widths
     panel.set_ingesting(True)
     panel.show_progress(IngestProgress(stage="embed", embedded=10, to_embed=40, eta_s=75))
     assert panel.progress.value() == 10 and "1:15" in panel.progress_label.text()
