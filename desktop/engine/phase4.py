@@ -177,6 +177,18 @@ def _verified_share(ctx: StepContext, sources: list[Finding]) -> float:
     return (sum(q.verified for q in quotes) + answer_verified) / total if total else 1.0
 
 
+def _capped(answer: QualityAnswer, cited_share: float) -> tuple[int, int, str]:
+    """Grounding and citation scores no higher than the share of sentences that cite a source allows:
+    an uncited claim is not grounded in the sources, whatever a lenient reviewer model says."""
+    cap = round(100 * cited_share)
+    grounding, citations = min(answer.grounding, cap), min(answer.citations, cap)
+    notes = answer.notes.strip()
+    if (grounding, citations) != (answer.grounding, answer.citations):
+        notes = (notes + "\n" if notes else "") + (
+            f"Grounding and citations capped at {cap}: {cap} % of the answer's sentences cite a source.")
+    return grounding, citations, notes
+
+
 async def quality(ctx: StepContext) -> str:
     syn = ctx.state.later.synthesis
     by_id = {f.id: f for f in ctx.state.later.research.findings}
@@ -191,19 +203,21 @@ async def quality(ctx: StepContext) -> str:
     answer = await ctx.ask_or(unchecked, P.QUALITY, QualityAnswer, question=ctx.state.question,
                               summary=ctx.state.clarification.summary or ctx.state.question, tasks=_tasks_text(ctx),
                               answer=syn.answer, sources=cited_text or "(no sources cited)")
-    total = answer.grounding + answer.completeness + answer.structure + answer.citations
+    share = cited_sentence_share(syn.answer)
+    grounding, citations, notes = _capped(answer, share)
+    total = grounding + answer.completeness + answer.structure + citations
     first = syn.quality
     syn.quality = Quality(
-        grounding=answer.grounding, completeness=answer.completeness, structure=answer.structure,
-        citations=answer.citations, total=total, notes=answer.notes.strip(), revised=first is not None,
-        first_total=first.total if first else None, cited_sentence_share=round(cited_sentence_share(syn.answer), 3),
+        grounding=grounding, completeness=answer.completeness, structure=answer.structure,
+        citations=citations, total=total, notes=notes, revised=first is not None,
+        first_total=first.total if first else None, cited_sentence_share=round(share, 3),
         verified_quote_share=round(_verified_share(ctx, sources), 3),
     )
     checked = total > 0  # a failed check (all zeros) is no reason to rewrite the answer
     revise = first is None and checked and total < ctx.settings.quality_threshold
     ctx.emit(ev.QualityChecked(total=total, revision_needed=revise, scores={
-        "grounding": answer.grounding, "completeness": answer.completeness, "structure": answer.structure,
-        "citations": answer.citations}))
+        "grounding": grounding, "completeness": answer.completeness, "structure": answer.structure,
+        "citations": citations}))
     return "synthesis.revise" if revise else "report.build"
 
 

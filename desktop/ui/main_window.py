@@ -32,7 +32,7 @@ from desktop.ui.history_dialog import RunHistoryDialog
 from desktop.ui.kb_panel import KnowledgeBasePanel
 from desktop.ui.pdf_viewer import PdfViewer
 from desktop.ui.plan_editor import PlanEditor
-from desktop.ui.progress_panel import ProgressPanel
+from desktop.ui.progress_panel import STOP_KEY, ProgressPanel
 from desktop.ui.report_view import ReportView
 from desktop.ui.settings_dialog import SettingsDialog
 
@@ -152,7 +152,7 @@ class MainWindow(QMainWindow):
         research = bar.addMenu(self.tr("&Research"))
         self._action(research, self.tr("New question"), self._new_question, "Ctrl+N")
         self._action(research, self.tr("History…"), self._history, "Ctrl+H")
-        self._action(research, self.tr("Stop run"), self._cancel, "Ctrl+.")
+        self._action(research, self.tr("Stop run"), self._cancel, STOP_KEY)
         view = bar.addMenu(self.tr("&View"))
         view.addAction(self.viewer_dock.toggleViewAction())
         language = view.addMenu(self.tr("Language"))

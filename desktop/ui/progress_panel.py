@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 from PySide6.QtCore import QLocale, Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -22,6 +23,7 @@ from desktop.engine import events as ev
 from desktop.engine.narrate import describe
 from desktop.engine.state import RunState
 
+STOP_KEY = "Ctrl+."  # the window's "Stop run" shortcut
 PHASES = ("clarify", "plan", "research", "drift", "synthesis", "report")
 _MAX_LOG_LINES = 2000
 
@@ -69,7 +71,8 @@ class ProgressPanel(QWidget):
         self.skip = QPushButton(self.tr("Skip task"))
         self.skip.clicked.connect(self._skip)
         self.cancel = QPushButton(self.tr("Stop"))
-        self.cancel.setToolTip(self.tr("Stop the run; it can be resumed later (Esc)"))
+        self.cancel.setToolTip(self.tr("Stop the run; it can be resumed later ({0})").format(
+            QKeySequence(STOP_KEY).toString(QKeySequence.SequenceFormat.NativeText)))
         self.cancel.clicked.connect(self.cancelRequested)
         self.resume = QPushButton(self.tr("Resume"))
         self.resume.clicked.connect(self.resumeRequested)

@@ -193,7 +193,7 @@
     <name>KnowledgeBasePanel</name>
     <message>
         <location filename="../../desktop/ui/kb_panel.py" line="100"/>
-        <location filename="../../desktop/ui/kb_panel.py" line="252"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="254"/>
         <source>New knowledge base</source>
         <translation>Neue Wissensdatenbank</translation>
     </message>
@@ -203,37 +203,37 @@
         <translation>Diese Wissensdatenbank löschen (Ihre PDFs bleiben unverändert)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="113"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="115"/>
         <source>Add PDFs…</source>
         <translation>PDFs hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="113"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="115"/>
         <source>Add folder…</source>
         <translation>Ordner hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="119"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="121"/>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="121"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="123"/>
         <source>Last ingestion report…</source>
         <translation>Letzter Importbericht…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="136"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="138"/>
         <source>Knowledge base</source>
         <translation>Wissensdatenbank</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="174"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="176"/>
         <source>Reading…</source>
         <translation>Wird eingelesen…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="181"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="183"/>
         <source>{0}/%Ln file(s)</source>
         <translation>
             <numerusform>{0}/%Ln Datei</numerusform>
@@ -241,7 +241,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="182"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="184"/>
         <source>{0}/%Ln page(s)</source>
         <translation>
             <numerusform>{0}/%Ln Seite</numerusform>
@@ -249,12 +249,12 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="183"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="185"/>
         <source>Reading {files}, {pages}</source>
         <translation>Einlesen: {files}, {pages}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="187"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="189"/>
         <source>Embedding {0}/%Ln chunk(s) (search already works)</source>
         <translation>
             <numerusform>Einbetten: {0}/%Ln Passage (die Suche funktioniert bereits)</numerusform>
@@ -262,22 +262,22 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="192"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="194"/>
         <source> · about {0} left</source>
         <translation> · noch etwa {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="200"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="202"/>
         <source>no PDF files found</source>
         <translation>keine PDF-Dateien gefunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="202"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="204"/>
         <source> — cancelled; add again to continue</source>
         <translation> — abgebrochen; zum Fortsetzen erneut hinzufügen</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="212"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="214"/>
         <source>%Ln added</source>
         <translation>
             <numerusform>%Ln hinzugefügt</numerusform>
@@ -285,7 +285,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="213"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="215"/>
         <source>%Ln updated</source>
         <translation>
             <numerusform>%Ln aktualisiert</numerusform>
@@ -293,7 +293,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="214"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="216"/>
         <source>%Ln unchanged</source>
         <translation>
             <numerusform>%Ln unverändert</numerusform>
@@ -301,7 +301,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="215"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="217"/>
         <source>%Ln moved</source>
         <translation>
             <numerusform>%Ln verschoben</numerusform>
@@ -309,7 +309,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="216"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="218"/>
         <source>%Ln removed</source>
         <translation>
             <numerusform>%Ln entfernt</numerusform>
@@ -317,7 +317,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="217"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="219"/>
         <source>%Ln duplicate(s)</source>
         <translation>
             <numerusform>%Ln Duplikat</numerusform>
@@ -325,7 +325,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="218"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="220"/>
         <source>%Ln rejected</source>
         <translation>
             <numerusform>%Ln abgelehnt</numerusform>
@@ -333,112 +333,112 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="223"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="225"/>
         <source>added</source>
         <translation>hinzugefügt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="223"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="225"/>
         <source>updated</source>
         <translation>aktualisiert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="223"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="225"/>
         <source>unchanged</source>
         <translation>unverändert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="224"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="226"/>
         <source>moved</source>
         <translation>verschoben</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="224"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="226"/>
         <source>removed</source>
         <translation>entfernt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="224"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="226"/>
         <source>duplicate</source>
         <translation>Duplikat</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="225"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="227"/>
         <source>rejected</source>
         <translation>abgelehnt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="235"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="237"/>
         <source>Ingestion report</source>
         <translation>Importbericht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="242"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="244"/>
         <source>Add PDFs</source>
         <translation>PDFs hinzufügen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="242"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="244"/>
         <source>PDF files (*.pdf)</source>
         <translation>PDF-Dateien (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="247"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="249"/>
         <source>Add a folder of PDFs</source>
         <translation>Ordner mit PDFs hinzufügen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="252"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="254"/>
         <source>Name:</source>
         <translation>Name:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="259"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="261"/>
         <source>Delete knowledge base</source>
         <translation>Wissensdatenbank löschen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="260"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="262"/>
         <source>Delete the knowledge base &apos;{0}&apos;? Its index is removed; your PDF files are not touched.</source>
         <translation>Wissensdatenbank „{0}“ löschen? Der Index wird entfernt; Ihre PDF-Dateien bleiben unverändert.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="270"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="272"/>
         <source>Open</source>
         <translation>Öffnen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="271"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="273"/>
         <source>Tags…</source>
         <translation>Schlagwörter…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="272"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="274"/>
         <source>Category…</source>
         <translation>Kategorie…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="273"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="275"/>
         <source>Metadata field…</source>
         <translation>Metadatenfeld…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="275"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="277"/>
         <source>Remove from knowledge base</source>
         <translation>Aus der Wissensdatenbank entfernen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="279"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="281"/>
         <source>Tags (separated by commas):</source>
         <translation>Schlagwörter (durch Kommas getrennt):</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="279"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="281"/>
         <source>Category:</source>
         <translation>Kategorie:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="285"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="287"/>
         <source>Field=value (e.g. exhibit=A-17):</source>
         <translation>Feld=Wert (z. B. anlage=A-17):</translation>
     </message>
@@ -476,98 +476,98 @@
         <translation>PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="145"/>
+        <location filename="../../desktop/ui/main_window.py" line="146"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="146"/>
+        <location filename="../../desktop/ui/main_window.py" line="147"/>
         <source>Add PDFs…</source>
         <translation>PDFs hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="147"/>
+        <location filename="../../desktop/ui/main_window.py" line="148"/>
         <source>Add folder…</source>
         <translation>Ordner hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="148"/>
+        <location filename="../../desktop/ui/main_window.py" line="149"/>
         <source>Export report…</source>
         <translation>Bericht exportieren…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="150"/>
+        <location filename="../../desktop/ui/main_window.py" line="151"/>
         <source>Quit</source>
         <translation>Beenden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="151"/>
+        <location filename="../../desktop/ui/main_window.py" line="152"/>
         <source>&amp;Research</source>
         <translation>&amp;Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="152"/>
+        <location filename="../../desktop/ui/main_window.py" line="153"/>
         <source>New question</source>
         <translation>Neue Frage</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="153"/>
+        <location filename="../../desktop/ui/main_window.py" line="154"/>
         <source>History…</source>
         <translation>Verlauf…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="154"/>
+        <location filename="../../desktop/ui/main_window.py" line="155"/>
         <source>Stop run</source>
         <translation>Recherche anhalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="155"/>
+        <location filename="../../desktop/ui/main_window.py" line="156"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="157"/>
+        <location filename="../../desktop/ui/main_window.py" line="158"/>
         <source>Language</source>
         <translation>Sprache</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="160"/>
+        <location filename="../../desktop/ui/main_window.py" line="161"/>
         <source>&amp;Settings</source>
         <translation>&amp;Einstellungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="161"/>
+        <location filename="../../desktop/ui/main_window.py" line="162"/>
         <source>Preferences…</source>
         <translation>Einstellungen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="162"/>
+        <location filename="../../desktop/ui/main_window.py" line="163"/>
         <source>Check LLM connection</source>
         <translation>LLM-Verbindung prüfen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="163"/>
+        <location filename="../../desktop/ui/main_window.py" line="164"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="164"/>
-        <location filename="../../desktop/ui/main_window.py" line="299"/>
+        <location filename="../../desktop/ui/main_window.py" line="165"/>
+        <location filename="../../desktop/ui/main_window.py" line="300"/>
         <source>About Rabbithole</source>
         <translation>Über Rabbithole</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="198"/>
+        <location filename="../../desktop/ui/main_window.py" line="199"/>
         <source>Working…</source>
         <translation>Wird ausgeführt…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="210"/>
+        <location filename="../../desktop/ui/main_window.py" line="211"/>
         <source>Choose or create a knowledge base first.</source>
         <translation>Wählen oder erstellen Sie zuerst eine Wissensdatenbank.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="244"/>
+        <location filename="../../desktop/ui/main_window.py" line="245"/>
         <source>KB: {0} · %Ln document(s)</source>
         <translation>
             <numerusform>Wissensdatenbank: {0} · %Ln Dokument</numerusform>
@@ -575,7 +575,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="245"/>
+        <location filename="../../desktop/ui/main_window.py" line="246"/>
         <source> · %Ln chunk(s) to embed</source>
         <translation>
             <numerusform> · %Ln Passage noch einzubetten</numerusform>
@@ -583,42 +583,42 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="249"/>
+        <location filename="../../desktop/ui/main_window.py" line="250"/>
         <source>LLM: {0} ✓</source>
         <translation>LLM: {0} ✓</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="252"/>
+        <location filename="../../desktop/ui/main_window.py" line="253"/>
         <source>LLM: not ready</source>
         <translation>LLM: nicht bereit</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="254"/>
+        <location filename="../../desktop/ui/main_window.py" line="255"/>
         <source>Start Ollama (ollama serve), pull the model (ollama pull {0}, or Settings → LLM → Pull model), or point Rabbithole to your team&apos;s LLM server in Settings. The knowledge base works meanwhile.</source>
         <translation>Starten Sie Ollama (ollama serve), laden Sie das Modell herunter (ollama pull {0} oder Einstellungen → LLM → Modell herunterladen) oder verweisen Sie Rabbithole in den Einstellungen auf den LLM-Server Ihres Teams. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="270"/>
+        <location filename="../../desktop/ui/main_window.py" line="271"/>
         <source>There is no report to export yet.</source>
         <translation>Es gibt noch keinen Bericht zum Exportieren.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="272"/>
+        <location filename="../../desktop/ui/main_window.py" line="273"/>
         <source>Export the report into…</source>
         <translation>Bericht exportieren nach…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="275"/>
+        <location filename="../../desktop/ui/main_window.py" line="276"/>
         <source>Written: {0}</source>
         <translation>Gespeichert: {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="294"/>
+        <location filename="../../desktop/ui/main_window.py" line="295"/>
         <source>The new data folder is used from the next start.</source>
         <translation>Der neue Datenordner wird ab dem nächsten Start verwendet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="300"/>
+        <location filename="../../desktop/ui/main_window.py" line="301"/>
         <source>Rabbithole — offline research over your PDFs with a local LLM.
 Data folder: {0}</source>
         <translation>Rabbithole — Offline-Recherche in Ihren PDFs mit einem lokalen LLM.
@@ -737,32 +737,32 @@ Datenordner: {0}</translation>
 <context>
     <name>PhaseStepper</name>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="32"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="34"/>
         <source>Clarify</source>
         <translation>Klärung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="32"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="34"/>
         <source>Plan</source>
         <translation>Plan</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="32"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="34"/>
         <source>Research</source>
         <translation>Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="33"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="35"/>
         <source>Filter</source>
         <translation>Filter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="33"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="35"/>
         <source>Synthesis</source>
         <translation>Synthese</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="33"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="35"/>
         <source>Report</source>
         <translation>Bericht</translation>
     </message>
@@ -823,37 +823,37 @@ Datenordner: {0}</translation>
 <context>
     <name>ProgressPanel</name>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="69"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="71"/>
         <source>Skip task</source>
         <translation>Aufgabe überspringen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="71"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="73"/>
         <source>Stop</source>
         <translation>Anhalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="72"/>
-        <source>Stop the run; it can be resumed later (Esc)</source>
-        <translation>Recherche anhalten; sie kann später fortgesetzt werden (Esc)</translation>
+        <location filename="../../desktop/ui/progress_panel.py" line="74"/>
+        <source>Stop the run; it can be resumed later ({0})</source>
+        <translation>Recherche anhalten; sie kann später fortgesetzt werden ({0})</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="74"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="77"/>
         <source>Resume</source>
         <translation>Fortsetzen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="78"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="81"/>
         <source>The answer appears here while it is written.</source>
         <translation>Die Antwort erscheint hier, während sie geschrieben wird.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="151"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="154"/>
         <source>{read}, {references}</source>
         <translation>{read}, {references}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="152"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="155"/>
         <source>%Ln read</source>
         <translation>
             <numerusform>%Ln gelesen</numerusform>
@@ -861,7 +861,7 @@ Datenordner: {0}</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="153"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="156"/>
         <source>%Ln reference(s)</source>
         <translation>
             <numerusform>%Ln Verweis</numerusform>
@@ -869,7 +869,7 @@ Datenordner: {0}</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="162"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="165"/>
         <source>%Ln token(s) · {0} s</source>
         <translation>
             <numerusform>%Ln Token · {0} s</numerusform>

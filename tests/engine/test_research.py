@@ -123,6 +123,19 @@ def test_wrong_language_synthesis_is_redone(harness, research_llm) -> None:  # n
     assert {e.attempt for e in harness.of(ev.SynthesisTokens)} == {1, 2}
 
 
+def test_a_lenient_reviewer_cannot_score_uncited_claims_as_grounded(harness, research_llm) -> None:  # noqa: ANN001
+    cited = TEXTS["de"]["answer"] + " [1]."
+    uncited = "Die Behörde prüft jeden Antrag sorgfältig und entscheidet nach pflichtgemäßem Ermessen im Einzelfall."
+    research_llm.overrides["Synthesis"] = replies.text(f"{cited}\n\n{uncited}")
+    research_llm.overrides["QualityAnswer"] = {"grounding": 100, "completeness": 100, "structure": 100,
+                                               "citations": 100, "notes": ""}
+    state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
+    quality = state.later.report.quality
+    assert quality.cited_sentence_share == 0.5
+    assert (quality.grounding, quality.citations, quality.completeness, quality.total) == (50, 50, 100, 300)
+    assert "capped at 50" in quality.notes
+
+
 def test_low_quality_gets_one_focused_revision(harness, research_llm) -> None:  # noqa: ANN001
     research_llm.once["QualityAnswer"] = [{"grounding": 40, "completeness": 50, "structure": 60, "citations": 40,
                                            "notes": "Die Ausnahme der Behörde fehlt."}]
