@@ -118,6 +118,18 @@ def over_budget(ctx: StepContext) -> bool:
     return ctx.state.usage.total_tokens >= ctx.settings.clarify_token_budget
 
 
+def _distinct(texts: list[str]) -> list[str]:
+    """Stripped, in order, each once: a small model may ask the same question twice."""
+    seen: set[str] = set()
+    out = []
+    for text in texts:
+        text = " ".join(text.split())
+        if text and text.casefold() not in seen:
+            seen.add(text.casefold())
+            out.append(text)
+    return out
+
+
 async def questions(ctx: StepContext) -> str:
     state, cl = ctx.state, ctx.state.clarification
     rnd = cl.current
@@ -130,7 +142,7 @@ async def questions(ctx: StepContext) -> str:
                              check, question=state.question, answers=answers_block(cl.rounds),
                              scope=rnd.analysis.scope or "(unclear)", gaps=bullet_list(rnd.analysis.knowledge_gaps),
                              q_min=s.questions_min, q_max=s.questions_max)
-    rnd.questions = [q.strip() for q in asked.questions if q.strip()][: s.questions_max]
+    rnd.questions = _distinct(asked.questions)[: s.questions_max]
     if not rnd.questions:
         return end(ctx, "model_failed")  # nothing to ask: go on to the plan with what is known
     state.pending = Pending(kind="answer", round=rnd.index)

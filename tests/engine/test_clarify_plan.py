@@ -189,6 +189,13 @@ def test_wrong_language_questions_are_asked_again(harness, research_llm) -> None
     assert len(call.attempts) == 2 and "German" in (call.attempts[0]["error"] or "")
 
 
+def test_a_question_asked_twice_is_shown_once(harness, research_llm) -> None:  # noqa: ANN001
+    twice = "Geht es um die berufliche Exposition?"
+    research_llm.overrides["FollowUpQuestions"] = {"questions": [twice, "  " + twice.upper(), "Auch Ausnahmen?"]}
+    state = harness.run(lambda engine: engine.start(QUESTION_DE, "Sample"))
+    assert state.clarification.current.questions == [twice, "Auch Ausnahmen?"]
+
+
 @pytest.mark.parametrize(("text", "answer", "ends"), [
     ("Nur Erwachsene.", "Nur Erwachsene.", False),
     ("/end", None, True),
