@@ -77,3 +77,12 @@ def resource_root() -> Path:
 
 def sample_kb_dir() -> Path:
     return resource_root() / "kb"
+
+
+def prebuilt_databases_dir() -> Path:
+    """Databases built when the installer was made (the sample, so a first start indexes nothing).
+
+    Only a packaged build has this folder; in a source checkout it does not exist and the sample is
+    built from the PDFs on first use.
+    """
+    return sample_kb_dir() / "prebuilt"
