@@ -38,10 +38,11 @@ def _log_to_file(paths) -> None:  # noqa: ANN001
 
 
 def run_window(data_dir: str | None = None, argv: list[str] | None = None) -> int:
+    from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication, QMessageBox
 
     from desktop.bridge.bridge import EngineBridge
-    from desktop.paths import resolve_paths, with_data_dir
+    from desktop.paths import resource_root, resolve_paths, with_data_dir
     from desktop.settings import Settings, SettingsError, load_settings, save_settings
     from desktop.ui import i18n
     from desktop.ui.main_window import MainWindow
@@ -49,6 +50,8 @@ def run_window(data_dir: str | None = None, argv: list[str] | None = None) -> in
 
     app = QApplication.instance() or QApplication(argv or sys.argv[:1])
     app.setApplicationName("Rabbithole")
+    app.setDesktopFileName("rabbithole")  # Wayland and task bars match the window to rabbithole.desktop
+    app.setWindowIcon(QIcon(str(resource_root() / "resources" / "icons" / "rabbithole.png")))
     apply_theme(app)
     paths = resolve_paths(data_dir)
     problem = None

@@ -120,7 +120,7 @@ def test_first_run_builds_the_sample_database(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=600,
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    assert "building the 'Sample' database" in done.stderr
+    assert "setting up the 'Sample' database" in done.stderr
     hits = json.loads(done.stdout)
     assert ("StrlSchG.pdf", 52, "§ 78") in {(h["doc"], h["page"], h["section"]) for h in hits}
 

@@ -79,7 +79,7 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
 def open_kb(args: argparse.Namespace, paths: AppPaths, settings: Settings) -> KnowledgeBase:
     """Open --db; the sample database is built from the bundled PDFs on first use."""
     if args.db == SAMPLE_DB and SAMPLE_DB not in list_databases(paths):
-        err(f"building the '{SAMPLE_DB}' database from the bundled law PDFs (first use only)…")
+        err(f"setting up the '{SAMPLE_DB}' database from the bundled laws (first use only)…")
         cancel = CancelToken()
         with interruptible(cancel):
             ensure_sample(paths, settings, ProgressPrinter(), cancel)
