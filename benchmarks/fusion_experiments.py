@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from retrieval_quality import SETS, score  # noqa: E402
 
 from desktop.kb.database import KnowledgeBase  # noqa: E402
-from desktop.kb.search import Scope, rrf  # noqa: E402
+from desktop.kb.search import Scope, rrf, zscore_fusion  # noqa: E402
 from desktop.paths import resolve_paths  # noqa: E402
 from desktop.settings import Settings  # noqa: E402
 
@@ -51,19 +51,9 @@ def convex(dense: Ranking, lexical: Ranking, alpha: float) -> list[str]:
 
 
 def zscore(dense: Ranking, lexical: Ranking, alpha: float) -> list[str]:
-    """alpha * z(dense) + (1 - alpha) * z(BM25); a missing score counts as the list's minimum."""
-
-    def z(r: Ranking) -> tuple[dict[str, float], float]:
-        if not r:
-            return {}, 0.0
-        values = [s for _, s in r]
-        mean = sum(values) / len(values)
-        sd = (sum((v - mean) ** 2 for v in values) / len(values)) ** 0.5 or 1.0
-        return {c: (s - mean) / sd for c, s in r}, (min(values) - mean) / sd
-
-    (d, d_min), (lx, l_min) = z(dense), z(lexical)
-    ids = set(d) | set(lx)
-    return sorted(ids, key=lambda c: alpha * d.get(c, d_min) + (1 - alpha) * lx.get(c, l_min), reverse=True)
+    """alpha * z(dense) + (1 - alpha) * z(BM25): the product's own fusion (desktop.kb.search)."""
+    scores = zscore_fusion(dense, lexical, alpha)
+    return sorted(scores, key=scores.__getitem__, reverse=True)
 
 
 def variants() -> dict[str, Callable[[Ranking, Ranking], list[str]]]:
