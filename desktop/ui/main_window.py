@@ -251,10 +251,15 @@ class MainWindow(QMainWindow):
             self.banner.hide()
             return
         self.llm_status.setText(self.tr("LLM: not ready"))
-        fix = self.tr(
-            "Start Ollama (ollama serve), pull the model (ollama pull {0}, or Settings → LLM → Pull model), "
-            "or point Rabbithole to your team's LLM server in Settings. The knowledge base works meanwhile.")
-        self.banner.setText(f"{health.message}\n{fix.format(self.bridge.settings.llm.model)}")
+        model = self.bridge.settings.llm.model
+        if not health.ok:
+            fix = self.tr("The LLM server does not answer. Start Ollama (ollama serve) or point Rabbithole to your "
+                          "team's LLM server in Settings → LLM. The knowledge base works meanwhile.")
+        else:
+            fix = self.tr("The model {0} is not on the LLM server. Pull it (ollama pull {0}, or Settings → LLM → "
+                          "Pull model) or choose another one in Settings → LLM. The knowledge base works "
+                          "meanwhile.").format(model)
+        self.banner.setText(fix + "\n" + self.tr("Details: {0}").format(health.message))
         self.banner.show()
 
     def open_citation(self, citation: Citation) -> None:

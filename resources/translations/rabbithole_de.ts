@@ -552,7 +552,7 @@
     </message>
     <message>
         <location filename="../../desktop/ui/main_window.py" line="165"/>
-        <location filename="../../desktop/ui/main_window.py" line="300"/>
+        <location filename="../../desktop/ui/main_window.py" line="305"/>
         <source>About Rabbithole</source>
         <translation>Über Rabbithole</translation>
     </message>
@@ -593,32 +593,42 @@
         <translation>LLM: nicht bereit</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="255"/>
-        <source>Start Ollama (ollama serve), pull the model (ollama pull {0}, or Settings → LLM → Pull model), or point Rabbithole to your team&apos;s LLM server in Settings. The knowledge base works meanwhile.</source>
-        <translation>Starten Sie Ollama (ollama serve), laden Sie das Modell herunter (ollama pull {0} oder Einstellungen → LLM → Modell herunterladen) oder verweisen Sie Rabbithole in den Einstellungen auf den LLM-Server Ihres Teams. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
+        <location filename="../../desktop/ui/main_window.py" line="256"/>
+        <source>The LLM server does not answer. Start Ollama (ollama serve) or point Rabbithole to your team&apos;s LLM server in Settings → LLM. The knowledge base works meanwhile.</source>
+        <translation>Der LLM-Server antwortet nicht. Starten Sie Ollama (ollama serve) oder verweisen Sie Rabbithole unter Einstellungen → LLM auf den LLM-Server Ihres Teams. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="271"/>
+        <location filename="../../desktop/ui/main_window.py" line="259"/>
+        <source>The model {0} is not on the LLM server. Pull it (ollama pull {0}, or Settings → LLM → Pull model) or choose another one in Settings → LLM. The knowledge base works meanwhile.</source>
+        <translation>Das Modell {0} ist nicht auf dem LLM-Server. Laden Sie es herunter (ollama pull {0} oder Einstellungen → LLM → Modell herunterladen) oder wählen Sie unter Einstellungen → LLM ein anderes. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="262"/>
+        <source>Details: {0}</source>
+        <translation>Details: {0}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="276"/>
         <source>There is no report to export yet.</source>
         <translation>Es gibt noch keinen Bericht zum Exportieren.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="273"/>
+        <location filename="../../desktop/ui/main_window.py" line="278"/>
         <source>Export the report into…</source>
         <translation>Bericht exportieren nach…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="276"/>
+        <location filename="../../desktop/ui/main_window.py" line="281"/>
         <source>Written: {0}</source>
         <translation>Gespeichert: {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="295"/>
+        <location filename="../../desktop/ui/main_window.py" line="300"/>
         <source>The new data folder is used from the next start.</source>
         <translation>Der neue Datenordner wird ab dem nächsten Start verwendet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="301"/>
+        <location filename="../../desktop/ui/main_window.py" line="306"/>
         <source>Rabbithole — offline research over your PDFs with a local LLM.
 Data folder: {0}</source>
         <translation>Rabbithole — Offline-Recherche in Ihren PDFs mit einem lokalen LLM.

@@ -118,3 +118,16 @@ def test_from_first_start_to_a_highlighted_citation(qtbot: Any, window: MainWind
     assert viewer.path == Path(cited.path).resolve()
     assert viewer.view.highlights == {cited.page - 1: cited.rects}
     assert errors == []
+
+
+def test_the_banner_says_what_to_do_when_the_llm_is_not_ready(qtbot: Any, window: MainWindow) -> None:
+    from desktop.llm.types import Health
+
+    qtbot.waitUntil(lambda: window.llm_status.text() != "", timeout=10_000)  # the window's own first check is in
+    window._health(Health(ok=False, backend="ollama", host="http://127.0.0.1:9", message="Ollama is not running"))
+    assert window.banner.isVisibleTo(window) and "does not answer" in window.banner.text()
+    assert "Details: Ollama is not running" in window.banner.text() and window.llm_status.text() == "LLM: not ready"
+    window._health(Health(ok=True, backend="ollama", host="h", models=["other:1b"], message="model missing"))
+    assert f"The model {MODEL} is not on the LLM server" in window.banner.text()
+    window._health(Health(ok=True, backend="ollama", host="h", models=[MODEL], model_ready=True, message="ok"))
+    assert not window.banner.isVisibleTo(window) and MODEL in window.llm_status.text()
