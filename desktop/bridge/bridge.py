@@ -7,6 +7,7 @@ never a dead window.
 
 from __future__ import annotations
 
+import gc
 import logging
 import sys
 import traceback
@@ -62,8 +63,12 @@ class EngineBridge(QObject):
         # The GUI thread shares the interpreter lock with the engine's threads: Chroma holds it through
         # each call, so it runs in a child process; pure-Python work (indexing, stemming) hands it over
         # every millisecond instead of every five, so a Qt slot waits less for it.
+        # A full garbage collection walks every object alive, the libraries' too (100-200 ms with Qt,
+        # Chroma and PyMuPDF loaded) and holds the lock throughout: what exists at start-up is frozen
+        # out of it.
         serve_vectors_from_child_process()
         sys.setswitchinterval(0.001)
+        gc.freeze()
         self.paths = paths
         self.settings = settings
         self.loop = LoopThread()
