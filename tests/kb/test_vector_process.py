@@ -87,6 +87,10 @@ def test_knowledge_base_ingests_and_searches_through_the_child(app_paths: AppPat
         hits = kb.search("Dosimeter Auswertung", k=3, mode="dense")
         assert hits and hits[0].doc == "Merkblatt.pdf"
     assert not child.is_alive()  # closing the knowledge base ends its store's process
+    vector_process.serve_vectors_from_child_process(False)
+    with KnowledgeBase.open(app_paths, settings, "Child") as kb:  # what the child stored is on disk
+        assert kb.vectors.count() == report.embedded
+        assert kb.search("Dosimeter Auswertung", k=3, mode="dense")[0].doc == "Merkblatt.pdf"
 
 
 def test_the_child_ends_when_its_parent_is_killed(tmp_path: Path) -> None:
