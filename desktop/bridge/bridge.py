@@ -25,7 +25,7 @@ from desktop.engine.store import RunNotFound, RunStore, RunSummary
 from desktop.kb.database import KnowledgeBase, list_databases
 from desktop.kb.databases import SAMPLE_DB, delete_database, ensure_sample
 from desktop.kb.errors import KbError
-from desktop.kb.models import DocumentInfo, IngestReport, SearchFilter, SearchHit
+from desktop.kb.models import IngestReport, SearchFilter, SearchHit
 from desktop.kb.progress import CancelToken
 from desktop.kb.vector_process import serve_vectors_from_child_process
 from desktop.llm.factory import make_backend
@@ -181,9 +181,6 @@ class EngineBridge(QObject):
                filt: SearchFilter | None = None) -> Op:
         return self.loop.run_blocking(lambda: self._kb(name).search(query, k=k, filt=filt), on_done, self._fail("search"))
 
-    def document(self, name: str, doc_id: str) -> DocumentInfo | None:
-        return next((d for d in self._kb(name).documents() if d.doc_id == doc_id), None)
-
     # --- the LLM --------------------------------------------------------------------------------
 
     def check_llm(self, llm: LlmSettings | None = None, on_done: Handler | None = None,
@@ -242,9 +239,6 @@ class EngineBridge(QObject):
 
     def runs(self) -> list[RunSummary]:
         return self.store.runs()
-
-    def load_run(self, run_id: str) -> RunState:
-        return self.store.load(run_id)
 
     def refresh_run(self, run_id: str) -> Op:
         """Read a run's latest saved state off the GUI thread (a long run's state can be large)."""
