@@ -37,6 +37,10 @@ class LlmSettings(_Section):
     timeout_s: float = Field(300.0, gt=0, le=3600, description="Longest wait for one answer.")
     retries: int = Field(2, ge=0, le=5, description="Extra tries when an answer is not valid JSON of the asked shape.")
     concurrency: int = Field(2, ge=1, le=32, description="Calls in flight at once (Ollama can serve parallel requests).")
+    transient_retries: int = Field(6, ge=0, le=20, description=(
+        "Extra tries after a transient server error (HTTP 5xx, broken connection, server restarting)."))
+    retry_backoff_s: float = Field(0.5, ge=0, le=60, description="First wait before such a retry; doubled each time.")
+    retry_backoff_max_s: float = Field(20.0, ge=0, le=600, description="Longest wait before one retry.")
 
     def resolved_host(self) -> str:
         return self.host or os.environ.get("OLLAMA_HOST") or DEFAULT_OLLAMA_HOST

@@ -319,7 +319,12 @@ def test_v1_chat_non_stream_usage_and_response_format(fake_ollama: FakeOllama) -
     assert resp.status_code == 200 and body["object"] == "chat.completion" and body["model"] == "llama3.2:3b"
     choice = body["choices"][0]
     assert json.loads(choice["message"]["content"]) == {"answer": "20 mSv"} and choice["finish_reason"] == "stop"
-    assert body["usage"] == {"prompt_tokens": 4, "completion_tokens": 3, "total_tokens": 7}
+    assert body["usage"] == {"prompt_tokens": 4, "completion_tokens": 3, "total_tokens": 7,
+                             "prompt_tokens_details": {"cached_tokens": 0}}  # as llama.cpp reports it
+    timings = body["timings"]  # llama.cpp's own addition
+    assert timings["cache_n"] == 0 and timings["prompt_n"] == 4 and timings["predicted_n"] == 3
+    assert timings["prompt_ms"] == 4 * replies.PROMPT_MS_PER_TOKEN
+    assert timings["predicted_ms"] == 3 * replies.ANSWER_MS_PER_TOKEN
     assert fake_ollama.requests_to("/v1/chat/completions")[0].body["response_format"] == response_format
 
 
@@ -335,6 +340,7 @@ def test_v1_chat_stream_is_sse_ending_with_done(fake_ollama: FakeOllama) -> None
     assert text == "streamed over sse"
     assert chunks[-2]["choices"][0]["finish_reason"] == "stop" and chunks[-1]["choices"] == []
     assert chunks[-1]["usage"] == {"prompt_tokens": 4, "completion_tokens": 3, "total_tokens": 7}
+    assert chunks[-1]["timings"]["predicted_n"] == 3 and all("timings" not in c for c in chunks[:-1])
     thinking = _sse(_v1_chat(fake_ollama, model="qwen3:4b", stream=True))
     assert "".join(c["choices"][0]["delta"].get("reasoning", "") for c in thinking[:-1]) == "Hmm."
 

@@ -1,6 +1,8 @@
-"""What both backends share: the concurrency gate, timeouts, one retry of a failed server, the audit
-record of every chat call, streaming with thinking removed, and the prompt budget (token estimate
-calibrated by the server's own counts, and the check that a prompt fits before it is sent)."""
+"""What both backends share: the concurrency gate, timeouts, retries of transient server faults with
+backoff (``retry.py``), the audit record of every try of a chat call, streaming with thinking removed,
+the measured server speeds (``throughput()``), and the prompt budget: a token estimate calibrated by
+the server's own counts (its tokenizer via ``calibrate()`` where it has one, the counts of its answers,
+the count in its refusal of a prompt too long) and the check that a prompt fits before it is sent."""
 
 from __future__ import annotations
 
@@ -18,17 +20,19 @@ import numpy as np
 from desktop.llm import structured
 from desktop.llm.protocol import Check
 from desktop.llm.records import Audit, CallRecord, emit
+from desktop.llm.retry import RetryBudget
 from desktop.llm.thinking import ThinkingFilter, merge_thinking, split_thinking
 from desktop.llm.types import (
-    CallOptions, Completion, Health, LlmError, LlmServerError, Message, ModelInfo, PromptTooLong, PullProgress,
-    Structured, T, Usage,
+    CallOptions, Completion, Health, LlmError, LlmUnavailable, Message, ModelInfo, PromptTooLong, PullProgress,
+    Structured, T, Throughput, Usage,
 )
 from desktop.settings import LlmSettings
 
 R = TypeVar("R")
 
-RETRY_BACKOFF_S = 0.5  # a crashed runner is usually restarted by the server within moments
-CHARS_PER_TOKEN = 3.5  # the estimate before the server has told us better
+CHARS_PER_TOKEN = 3.0  # the estimate before the server has told us better: cautious (German text in
+# Qwen's tokenizer takes 2.8-3.2), so that early prompts do not overshoot their budgets
+CALIBRATION_SAMPLE_CHARS = 20_000  # enough text to measure the tokenizer; more only costs time
 MESSAGE_OVERHEAD = 4  # tokens a chat template adds per message (role markers, separators)
 PROMPT_OVERHEAD = 3  # tokens that open the assistant's turn
 METADATA_TIMEOUT_S = 15.0  # health, model lists and lookups must answer quickly or not at all
@@ -56,6 +60,22 @@ class Reply:
 
     completion: Completion
     raw: str
+
+
+@dataclass
+class Rate:
+    """Tokens a server processed in the seconds it measured, summed over calls."""
+
+    tokens: int = 0
+    seconds: float = 0.0
+
+    def add(self, tokens: int, seconds: float) -> None:
+        if seconds > 0:
+            self.tokens += tokens
+            self.seconds += seconds
+
+    def per_second(self) -> float | None:
+        return self.tokens / self.seconds if self.seconds > 0 else None
 
 
 @dataclass
@@ -88,6 +108,8 @@ class BackendCore(ABC):
         self._gate = asyncio.Semaphore(settings.concurrency)
         self._sample_chars = 0  # calibration: prompt characters and the server's token counts for them
         self._sample_tokens = 0
+        self._prompt_rate, self._answer_rate, self._timed_calls = Rate(), Rate(), 0
+        self._server_seen = False  # it has answered once: a refused connection later means a restart
 
     # --- to implement ------------------------------------------------------------------------------
 
@@ -139,8 +161,26 @@ class BackendCore(ABC):
         return await structured.generate(self, messages, schema, options, check)
 
     async def stream_text(self, messages: list[Message], options: CallOptions | None = None) -> AsyncIterator[str]:
-        """The answer as it arrives, thinking removed; each gap between pieces is bounded by the timeout."""
+        """The answer as it arrives, thinking removed; each gap between pieces is bounded by the timeout.
+        A try that fails before any text was shown is retried like any call; once text is shown it is not."""
         call = await self._prepare(messages, options, None, 1)
+        budget = RetryBudget(self.settings)
+        while True:
+            shown = False
+            try:
+                async with contextlib.aclosing(self._stream_once(call)) as texts:
+                    async for text in texts:
+                        shown = True
+                        yield text
+                return
+            except LlmError as error:
+                wait = None if shown else budget.wait_before_retry(error, self._server_seen)
+                if wait is None:
+                    raise
+            await asyncio.sleep(wait)
+
+    async def _stream_once(self, call: Call) -> AsyncIterator[str]:
+        """One try of a stream, inside the gate, audited."""
         filt, raw, thinking = ThinkingFilter(), [], []
         finish, usage = None, Usage()
         async with self._gate:
@@ -160,6 +200,7 @@ class BackendCore(ABC):
                                 piece = await anext(pieces)
                         except StopAsyncIteration:
                             break
+                        self._server_seen = True
                         raw.append(piece.content)
                         thinking.append(piece.thinking)
                         finish = piece.finish_reason or finish
@@ -172,11 +213,20 @@ class BackendCore(ABC):
                 record("cancelled")
                 raise
             except Exception as exc:
-                error = self._typed_error(exc, call.model, call.timeout)
+                error = self._failed(exc, call)
+                self._server_seen |= not isinstance(error, LlmUnavailable)
                 record(str(error))
                 raise error from exc
             record(None)
-            self._calibrate(call.messages, usage.prompt_tokens)
+            self._learn(call.messages, usage)
+
+    def throughput(self) -> Throughput | None:
+        """The server's measured prompt and answer speeds over the calls so far (prompt tokens taken
+        from its cache do not count as read); None before any call reported its timings."""
+        if not self._timed_calls:
+            return None
+        return Throughput(prompt_tokens_per_s=self._prompt_rate.per_second(),
+                          answer_tokens_per_s=self._answer_rate.per_second(), calls=self._timed_calls)
 
     # --- budget --------------------------------------------------------------------------------------
 
@@ -192,6 +242,19 @@ class BackendCore(ABC):
         """Estimated prompt size, chat template included."""
         return sum(self.count_tokens(m.content) + MESSAGE_OVERHEAD for m in messages) + PROMPT_OVERHEAD
 
+    async def calibrate(self, sample: str) -> None:
+        """Measure the model's characters per token on ``sample`` with the server's own tokenizer, where
+        it has one (llama.cpp); otherwise the counts of the first answers calibrate. Best effort: never
+        raises an LlmError."""
+        sample = sample[:CALIBRATION_SAMPLE_CHARS]
+        if sample.strip() and (tokens := await self._server_tokens(sample)):
+            self._sample_chars += len(sample)
+            self._sample_tokens += tokens
+
+    async def _server_tokens(self, text: str) -> int | None:
+        """The server tokenizer's count for ``text``; None where the server cannot tell."""
+        return None
+
     def _calibrate(self, messages: list[Message], server_tokens: int) -> None:
         """Learn tokens per character from what the server counted for a prompt we know."""
         chars = sum(len(m.content) for m in messages)
@@ -203,6 +266,22 @@ class BackendCore(ABC):
             return
         self._sample_chars += chars
         self._sample_tokens += tokens
+
+    def _learn(self, messages: list[Message], usage: Usage) -> None:
+        """What an answered call tells: the token ratio of its prompt, and the server's speed."""
+        self._calibrate(messages, usage.prompt_tokens)
+        if usage.prompt_s > 0 or usage.answer_s > 0:
+            self._timed_calls += 1
+            self._prompt_rate.add(usage.prompt_tokens - usage.cached_tokens, usage.prompt_s)
+            self._answer_rate.add(usage.completion_tokens, usage.answer_s)
+
+    def _failed(self, exc: BaseException, call: Call) -> LlmError:
+        """``exc`` typed; a server's refusal of a prompt too long carries its exact count of the prompt,
+        which calibrates the estimate so that the caller's shortened prompt fits."""
+        error = self._typed_error(exc, call.model, call.timeout)
+        if isinstance(error, PromptTooLong):
+            self._calibrate(call.messages, error.prompt_tokens)
+        return error
 
     def _check_fits(self, messages: list[Message], max_tokens: int, context: int, model: str) -> None:
         """Refuse a prompt the server would silently cut: the caller must shorten it, not lose its head."""
@@ -235,10 +314,12 @@ class BackendCore(ABC):
 
     async def _request(self, model: str, timeout: float, fn: Callable[[], Awaitable[R]], *, gated: bool = True,
                        retry: bool = True, record: Callable[[R | None, float, str | None], None] | None = None,
-                       ) -> tuple[R, float]:
-        """Run one server call: inside the gate, within the timeout, faults typed, a failed server
-        (5xx, dropped connection) tried once more after a short pause. Returns (result, seconds)."""
-        for tries in (1, 2):
+                       typed: Callable[[BaseException], LlmError] | None = None) -> tuple[R, float]:
+        """Run one server call: inside the gate, within the timeout, faults typed (by ``typed`` when
+        given), transient faults tried again after a growing pause (``retry.py``), every try handed to
+        ``record``. Returns (result, seconds of the successful try)."""
+        budget = RetryBudget(self.settings) if retry else None
+        while True:
             async with self._gate if gated else contextlib.nullcontext():
                 started = time.monotonic()  # after the gate: waiting for a slot is not server time
                 try:
@@ -249,34 +330,37 @@ class BackendCore(ABC):
                         record(None, time.monotonic() - started, "cancelled")
                     raise
                 except Exception as exc:
-                    error, cause = self._typed_error(exc, model, timeout), exc
+                    error, cause = typed(exc) if typed else self._typed_error(exc, model, timeout), exc
+                    self._server_seen |= not isinstance(error, LlmUnavailable)
                     if record:
                         record(None, time.monotonic() - started, str(error))
                 else:
+                    self._server_seen = True
                     seconds = time.monotonic() - started
                     if record:
                         record(result, seconds, None)
                     return result, seconds
-            if not (retry and tries == 1 and isinstance(error, LlmServerError)):
+            wait = budget.wait_before_retry(error, self._server_seen) if budget else None
+            if wait is None:
                 raise error from cause
-            await asyncio.sleep(RETRY_BACKOFF_S)
-        raise AssertionError("unreachable")
+            await asyncio.sleep(wait)  # outside the gate: other calls may use the slot meanwhile
 
-    async def _meta(self, fn: Callable[[], Awaitable[R]], model: str = "") -> R:
-        """A metadata call (tags, show, version): quick, not gated, so a health check never waits
-        behind long generations."""
+    async def _meta(self, fn: Callable[[], Awaitable[R]], model: str = "", retry: bool = False) -> R:
+        """A metadata call (tags, show, props): quick and not gated, so a health check never waits behind
+        long generations; retried only where a chat call depends on it (``retry``), never for health."""
         timeout = min(self.settings.timeout_s, METADATA_TIMEOUT_S)
-        result, _ = await self._request(model, timeout, fn, gated=False, retry=False)
+        result, _ = await self._request(model, timeout, fn, gated=False, retry=retry)
         return result
 
     async def _chat(self, call: Call, send: Callable[[], Awaitable[Reply]]) -> Completion:
-        """A chat request with its audit record; usage carries the measured wait."""
+        """A chat request with an audit record per try; usage carries the measured wait."""
 
         def record(reply: Reply | None, seconds: float, error: str | None) -> None:
             self._record(call, reply, seconds, error)
 
-        reply, seconds = await self._request(call.model, call.timeout, send, record=record)
-        self._calibrate(call.messages, reply.completion.usage.prompt_tokens)
+        reply, seconds = await self._request(call.model, call.timeout, send, record=record,
+                                             typed=lambda exc: self._failed(exc, call))
+        self._learn(call.messages, reply.completion.usage)
         usage = reply.completion.usage.model_copy(update={"calls": 1, "seconds": seconds})
         return reply.completion.model_copy(update={"usage": usage})
 

@@ -2,7 +2,8 @@
 
 Every chat sends ``num_ctx`` explicitly (Ollama's small default silently cuts prompts), capped at the
 model's own context length from ``show``; ``think`` goes only to models that can think; thinking never
-reaches the answer. Server faults become the typed errors of ``types.py``."""
+reaches the answer. Usage carries Ollama's counts and its server-side durations (its prompt count
+already leaves out tokens reused from the cache). Server faults become the typed errors of ``types.py``."""
 
 from __future__ import annotations
 
@@ -38,6 +39,12 @@ class _Meta:
     capabilities: list[str] = field(default_factory=list)
     family: str | None = None
     parameter_size: str | None = None
+
+
+def _usage(answer: ollama.ChatResponse) -> Usage:
+    """Counts and timings of a final answer (durations are in nanoseconds)."""
+    return Usage(prompt_tokens=answer.prompt_eval_count or 0, completion_tokens=answer.eval_count or 0,
+                 prompt_s=(answer.prompt_eval_duration or 0) / 1e9, answer_s=(answer.eval_duration or 0) / 1e9)
 
 
 def _read_show(shown: ollama.ShowResponse) -> _Meta:
@@ -95,6 +102,8 @@ class OllamaBackend(BackendCore):
         if exc.status_code == 404:
             return LlmError(f"{self.host} answered 404 to an Ollama API call ({message}): is it an Ollama server? "
                             "For llama.cpp, vLLM or LM Studio choose the OpenAI-compatible backend in the settings")
+        if exc.status_code == 501:  # not implemented: asking again cannot help
+            return LlmError(f"Ollama at {self.host} does not offer this ({message})")
         if exc.status_code >= 500 or exc.status_code < 0:  # < 0: an error line inside a stream
             return LlmServerError(f"Ollama at {self.host} failed with {model or 'the request'}: {message}; check "
                                   "the Ollama log (a model too large for memory fails like this: try a smaller "
@@ -103,12 +112,13 @@ class OllamaBackend(BackendCore):
 
     # --- models --------------------------------------------------------------------------------------
 
-    async def _model_meta(self, model: str) -> _Meta:
+    async def _model_meta(self, model: str, retry: bool = True) -> _Meta:
+        """``show``, once per model; retried like a chat call unless for a quick listing."""
         if (known := self._models.get(model)) is not None:
             return known
         async with self._lookup:
             if model not in self._models:
-                shown = await self._meta(lambda: self._client.show(model), model)
+                shown = await self._meta(lambda: self._client.show(model), model, retry)
                 self._models[model] = _read_show(shown)
         return self._models[model]
 
@@ -123,7 +133,7 @@ class OllamaBackend(BackendCore):
         async def describe(entry: ollama.ListResponse.Model) -> ModelInfo:
             name = entry.model or ""
             try:
-                meta = await self._model_meta(name)
+                meta = await self._model_meta(name, retry=False)
             except LlmError:  # removed between list and show: still list it
                 meta = _Meta(None)
             details = entry.details
@@ -197,9 +207,8 @@ class OllamaBackend(BackendCore):
         async def send() -> Reply:
             answer = await self._client.chat(call.model, messages=[m.model_dump() for m in call.messages],
                                              format=call.schema, options=wire_options, think=think)
-            usage = Usage(prompt_tokens=answer.prompt_eval_count or 0, completion_tokens=answer.eval_count or 0)
             return make_completion(answer.message.content or "", answer.message.thinking, answer.done_reason,
-                                   usage, answer.model or call.model)
+                                   _usage(answer), answer.model or call.model)
 
         return await self._chat(call, send)
 
@@ -208,9 +217,8 @@ class OllamaBackend(BackendCore):
         stream = await self._client.chat(call.model, messages=[m.model_dump() for m in call.messages],
                                          options=wire_options, think=think, stream=True)
         async for part in stream:
-            usage = Usage(prompt_tokens=part.prompt_eval_count or 0, completion_tokens=part.eval_count or 0) \
-                if part.done else None
-            yield Piece(part.message.content or "", part.message.thinking or "", part.done_reason, usage)
+            yield Piece(part.message.content or "", part.message.thinking or "", part.done_reason,
+                        _usage(part) if part.done else None)
 
     # --- embeddings and lifecycle --------------------------------------------------------------------
 

@@ -1,6 +1,8 @@
 """The backend for OpenAI-compatible servers (llama.cpp's server, vLLM, LM Studio) over ``httpx``:
-how a team serves one big model to many desktops. Only the ``/v1`` routes (and llama.cpp's ``/props``
-for the context size) are used: llama.cpp's server has no ``/api`` routes."""
+how a team serves one big model to many desktops. Only the ``/v1`` routes are used (llama.cpp's server
+has no ``/api`` routes), plus two of llama.cpp's own where it has them: ``/props`` for the context size
+and ``/tokenize`` to calibrate the token estimate. Usage carries llama.cpp's prompt-cache hits and its
+server-side ``timings`` where it sends them."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from desktop.settings import LlmSettings
 
 CONNECT_TIMEOUT_S = 10.0
 _UNREADABLE = (ValueError, KeyError, IndexError, TypeError, AttributeError)  # a body not in the expected shape
+NO_TOKENIZER = (400, 404, 405, 501)  # no llama.cpp /tokenize here (vLLM, Ollama, LM Studio): do not ask again
 
 
 def base_url(host: str) -> str:
@@ -32,9 +35,22 @@ def base_url(host: str) -> str:
     return url[: -len("/v1")] if url.endswith("/v1") else url
 
 
-def _usage(raw: Any) -> Usage:
-    raw = raw if isinstance(raw, dict) else {}
-    return Usage(prompt_tokens=int(raw.get("prompt_tokens") or 0), completion_tokens=int(raw.get("completion_tokens") or 0))
+def _usage(answer: dict) -> Usage | None:
+    """Counts and timings of an answer or stream chunk; None when it carries neither. ``timings`` is
+    llama.cpp's own (``prompt_n`` excludes the ``cache_n`` tokens reused from the prompt cache)."""
+    raw, timings = answer.get("usage"), answer.get("timings")
+    if not isinstance(raw, dict) and not isinstance(timings, dict):
+        return None
+    raw, timings = (raw if isinstance(raw, dict) else {}), (timings if isinstance(timings, dict) else {})
+    details = raw.get("prompt_tokens_details")
+    cached = details.get("cached_tokens") if isinstance(details, dict) else None
+    cached = int(cached if cached is not None else timings.get("cache_n") or 0)
+    prompt = raw.get("prompt_tokens")
+    prompt = int(prompt) if prompt is not None else int(timings.get("prompt_n") or 0) + cached
+    answer_tokens = raw.get("completion_tokens", timings.get("predicted_n"))
+    return Usage(prompt_tokens=prompt, completion_tokens=int(answer_tokens or 0), cached_tokens=cached,
+                 prompt_s=float(timings.get("prompt_ms") or 0) / 1000,
+                 answer_s=float(timings.get("predicted_ms") or 0) / 1000)
 
 
 def _schema_name(schema: dict) -> str:
@@ -81,6 +97,7 @@ class OpenAIBackend(BackendCore):
         self._server_context: int | None = None
         self._props_read = False
         self._lookup = asyncio.Lock()
+        self._has_tokenizer = True  # until the server says it has no /tokenize
 
     # --- errors --------------------------------------------------------------------------------------
 
@@ -137,7 +154,7 @@ class OpenAIBackend(BackendCore):
     async def _read_props(self) -> int | None:
         """llama.cpp's context size per slot; other servers have no /props (or no n_ctx in it)."""
         try:
-            response = await self._meta(lambda: self._client.get("/props"))
+            response = await self._meta(lambda: self._client.get("/props"), retry=True)  # chat calls need it
             props = response.json() if response.status_code == 200 else {}
             n_ctx = (props.get("default_generation_settings") or {}).get("n_ctx") or props.get("n_ctx")
             return int(n_ctx) if n_ctx else None
@@ -155,6 +172,22 @@ class OpenAIBackend(BackendCore):
                     self._props_read = True
         known = self._server_context
         return min(self.settings.context_size, known) if known else self.settings.context_size
+
+    async def _server_tokens(self, text: str) -> int | None:
+        """llama.cpp's own count (``POST /tokenize``); None where the route is missing or fails."""
+        if not self._has_tokenizer:
+            return None
+        try:
+            response = await self._meta(lambda: self._client.post("/tokenize", json={"content": text}))
+            if response.status_code in NO_TOKENIZER:
+                self._has_tokenizer = False
+                return None
+            return len(response.json()["tokens"]) if response.status_code == 200 else None
+        except LlmError:  # down or failing: the answers' counts will calibrate instead
+            return None
+        except _UNREADABLE:  # some other API under that name
+            self._has_tokenizer = False
+            return None
 
     async def _served(self) -> list[dict]:
         listed = await self._meta(lambda: self._json("GET", "/v1/models", ""))
@@ -218,7 +251,7 @@ class OpenAIBackend(BackendCore):
             message = choice.get("message") or {}
             thinking = message.get("reasoning_content") or message.get("reasoning")
             return make_completion(message.get("content") or "", thinking, choice.get("finish_reason"),
-                                   _usage(answer.get("usage")), answer.get("model") or call.model)
+                                   _usage(answer) or Usage(), answer.get("model") or call.model)
 
         return await self._chat(call, send)
 
@@ -237,7 +270,7 @@ class OpenAIBackend(BackendCore):
                 event = json.loads(data)
                 if event.get("error"):
                     raise LlmServerError(f"the LLM server at {self.host} failed mid-answer: {event['error']}")
-                usage = _usage(event["usage"]) if event.get("usage") else None
+                usage = _usage(event)  # llama.cpp's last chunk carries usage and timings
                 for choice in event.get("choices") or [{}]:
                     delta = choice.get("delta") or {}
                     yield Piece(delta.get("content") or "", delta.get("reasoning_content") or delta.get("reasoning")

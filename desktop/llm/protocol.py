@@ -8,7 +8,9 @@ from typing import Protocol
 import numpy as np
 
 from desktop.llm.records import CallRecord
-from desktop.llm.types import CallOptions, Completion, Health, Message, ModelInfo, PullProgress, Structured, T
+from desktop.llm.types import (
+    CallOptions, Completion, Health, Message, ModelInfo, PullProgress, Structured, T, Throughput,
+)
 
 # Extra check of a validated answer (e.g. its language); returns a problem to feed back, or None.
 Check = Callable[[object], str | None]
@@ -48,6 +50,15 @@ class LlmBackend(Protocol):
 
     def count_tokens(self, text: str) -> int:
         """An estimate for budgeting, calibrated by the server's own counts as calls come back."""
+        ...
+
+    async def calibrate(self, sample: str) -> None:
+        """Calibrate ``count_tokens`` on a sample of the text to come with the server's tokenizer, where
+        it has one (llama.cpp's /tokenize); elsewhere nothing happens. Never raises an LlmError."""
+        ...
+
+    def throughput(self) -> Throughput | None:
+        """Measured prompt and answer speeds (tokens/s) over the calls so far; None before any timings."""
         ...
 
     async def aclose(self) -> None: ...

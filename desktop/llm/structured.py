@@ -4,7 +4,8 @@ The pydantic model's JSON schema goes to the server (Ollama ``format`` / OpenAI 
 and into a system instruction. The answer is parsed (thinking and code fences removed), validated and
 checked; a failure is retried with what went wrong stated to the model, at most ``settings.retries``
 more times. Cut-off answers are asked again shorter with more room, loops are named as such. After the
-last attempt ``BadOutput`` carries every attempt."""
+last attempt ``BadOutput`` carries every attempt, and as ``unchecked`` the last answer that matched the
+schema but failed the check (the caller may still use it, with a warning)."""
 
 from __future__ import annotations
 
@@ -59,9 +60,23 @@ class Verdict:
     error: str | None = None
 
 
+_NOISE = ("title", "default")  # a property's title repeats its name; defaults do not concern the answer
+
+
+def prompt_schema(schema: Any) -> Any:
+    """The schema as the model reads it: without the titles and defaults pydantic adds to every property
+    (a fifth fewer tokens in every structured prompt). A property that happens to be called "title" is a
+    dict and stays. The schema sent to the server for constrained decoding stays complete."""
+    if isinstance(schema, dict):
+        return {k: prompt_schema(v) for k, v in schema.items() if not (k in _NOISE and not isinstance(v, dict))}
+    if isinstance(schema, list):
+        return [prompt_schema(v) for v in schema]
+    return schema
+
+
 def with_instruction(messages: list[Message], schema: dict) -> list[Message]:
     """Add the JSON instruction to the system message (many chat templates allow only one, first)."""
-    text = INSTRUCTION.format(schema=json.dumps(schema, ensure_ascii=False, separators=(",", ":")))
+    text = INSTRUCTION.format(schema=json.dumps(prompt_schema(schema), ensure_ascii=False, separators=(",", ":")))
     if messages and messages[0].role == "system":
         return [Message(role="system", content=f"{messages[0].content}\n\n{text}"), *messages[1:]]
     return [Message(role="system", content=text), *messages]
@@ -121,7 +136,7 @@ def judge(completion: Completion, schema: type[BaseModel], check: Check | None) 
             return Verdict("cut", error="the answer was cut off at the token limit before the JSON was complete")
         return Verdict("invalid", error=describe(exc) if isinstance(exc, ValidationError) else str(exc))
     if check is not None and (problem := check(value)):
-        return Verdict("check", error=problem)
+        return Verdict("check", value=value, error=problem)
     return Verdict("ok", value=value)
 
 
@@ -155,6 +170,7 @@ async def generate(host: Host, messages: list[Message], schema: type[T], options
     first = with_instruction(messages, json_schema)
     prompt, call_opts = first, opts
     attempts: list[Attempt] = []
+    unchecked: BaseModel | None = None
     for number in range(1, host.settings.retries + 2):
         completion = await host._send(prompt, call_opts, json_schema, number)
         verdict = judge(completion, schema, check)
@@ -162,9 +178,11 @@ async def generate(host: Host, messages: list[Message], schema: type[T], options
         if verdict.kind == "ok":
             return Structured[schema](value=verdict.value, attempts=attempts, model=completion.model or model,
                                       usage=sum((a.usage for a in attempts), Usage()), messages=first)
+        if verdict.kind == "check":
+            unchecked = verdict.value
         if number <= host.settings.retries:
             prompt, call_opts = await _retry_request(host, first, completion, verdict, call_opts, model)
     what = f" for {opts.purpose}" if opts.purpose else ""
     raise BadOutput(
         f"the model {model} gave no valid answer{what} in {len(attempts)} attempts; the last problem: "
-        f"{attempts[-1].error}. Try again, choose a larger model, or simplify the request", attempts)
+        f"{attempts[-1].error}. Try again, choose a larger model, or simplify the request", attempts, unchecked)

@@ -1,5 +1,7 @@
-"""The vocabulary of the LLM layer: messages, options, results, usage, health, and the errors a user
-can act on. Backends and the engine share these; nothing here talks to a server."""
+"""The vocabulary of the LLM layer: messages, options, results, usage (tokens, cache hits, server-side
+timings), measured ``Throughput``, health, and the errors a user can act on (``BadOutput.unchecked``
+keeps a schema-valid answer that failed the caller's check). Backends and the engine share these;
+nothing here talks to a server."""
 
 from __future__ import annotations
 
@@ -34,18 +36,25 @@ class Usage(_Model):
     completion_tokens: int = 0
     calls: int = 0
     seconds: float = Field(0.0, description="time spent waiting for the server")
+    cached_tokens: int = Field(0, description="prompt tokens the server took from its prompt cache (llama.cpp)")
+    prompt_s: float = Field(0.0, description="server-side seconds spent reading the prompt")
+    answer_s: float = Field(0.0, description="server-side seconds spent writing the answer")
 
     def __add__(self, other: "Usage") -> "Usage":
-        return Usage(
-            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
-            completion_tokens=self.completion_tokens + other.completion_tokens,
-            calls=self.calls + other.calls,
-            seconds=self.seconds + other.seconds,
-        )
+        return Usage(**{name: getattr(self, name) + getattr(other, name) for name in Usage.model_fields})
 
     @property
     def total_tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
+
+
+class Throughput(_Model):
+    """The server's measured speeds over a backend's calls so far, for estimating how long work takes;
+    a speed is None when no call has measured it yet."""
+
+    prompt_tokens_per_s: float | None = Field(None, description="prompt tokens read per second (cache hits excluded)")
+    answer_tokens_per_s: float | None = Field(None, description="answer tokens written per second")
+    calls: int = Field(0, description="calls the figures rest on")
 
 
 class Completion(_Model):
@@ -127,9 +136,11 @@ class LlmServerError(LlmError):
 class BadOutput(LlmError):
     """The model gave no valid answer within the allowed retries."""
 
-    def __init__(self, message: str, attempts: list[Attempt]) -> None:
+    def __init__(self, message: str, attempts: list[Attempt], unchecked: BaseModel | None = None) -> None:
         super().__init__(message)
         self.attempts = attempts
+        # the last answer that matched the schema but failed the caller's check: usable, with a warning
+        self.unchecked = unchecked
 
 
 class PromptTooLong(LlmError):

@@ -184,11 +184,11 @@ def test_server_down_is_a_clear_state_and_typed_errors() -> None:
     assert len(errors) == 4 and all(type(e) is LlmUnavailable and "no LLM server answers" in str(e) for e in errors)
 
 
-def test_http_500_retried_once_missing_model_and_refused_key(fake: FakeOllama) -> None:
+def test_http_500_retried_missing_model_and_refused_key(fake: FakeOllama) -> None:
     fake.script(replies.http_500(), "recovered", replies.http_500(), replies.http_500("CUDA error: out of memory"))
 
     async def main() -> None:
-        b = backend(fake)
+        b = backend(fake, transient_retries=1, retry_backoff_s=0.01)
         assert (await b.complete(ASK)).text == "recovered"
         with pytest.raises(LlmServerError, match="CUDA error: out of memory"):
             await b.complete(ASK)
@@ -200,15 +200,15 @@ def test_http_500_retried_once_missing_model_and_refused_key(fake: FakeOllama) -
         await b.aclose()
 
     run(main)
-    assert len(fake.requests_to(CHAT)) == 6
+    assert len(fake.requests_to(CHAT)) == 6  # neither a missing model nor a refused key is asked again
 
 
 def test_slow_answers_time_out_and_drops_are_retried(fake: FakeOllama) -> None:
-    fake.script(replies.slow(3), replies.drop(), "after a drop", replies.drop(), replies.drop(),
+    fake.script(replies.slow(3), replies.slow(3), replies.drop(), "after a drop", replies.drop(), replies.drop(),
                 replies.drop("a b c d e f g h i j"))
 
     async def main() -> None:
-        b = backend(fake, timeout_s=0.4)
+        b = backend(fake, timeout_s=0.4, transient_retries=1, retry_backoff_s=0.01)
         started = time.monotonic()
         with pytest.raises(LlmTimeout, match="within 0.4 s"):
             await b.complete(ASK)

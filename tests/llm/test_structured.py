@@ -122,6 +122,7 @@ def test_invalid_every_time_raises_bad_output_with_every_attempt(fake: FakeOllam
     assert "3 attempts" in str(err.value) and "plan.todos" in str(err.value) and "llama3.2:3b" in str(err.value)
     assert [r.attempt for r in records] == [1, 2, 3] and [r.raw for r in records] == [a.raw for a in attempts]
     assert len(chat_bodies(fake, kind)) == 3  # the fourth scripted reply was never asked for
+    assert err.value.unchecked is None  # no answer matched the schema
 
 
 def test_no_retries_means_one_attempt(fake: FakeOllama, kind: str) -> None:
@@ -149,7 +150,7 @@ def test_a_cut_off_answer_is_asked_again_shorter_with_more_room(fake: FakeOllama
 
 def test_more_room_stays_within_the_context_budget(fake: FakeOllama) -> None:
     fake.script(replies.truncated_json(GOOD), GOOD)
-    long_system = Message(role="system", content="Gy. " * 1400)  # 1400 tokens to the fake, ~1600 estimated
+    long_system = Message(role="system", content="Gy " * 1400)  # 1400 tokens to the fake, as many estimated
 
     async def main() -> None:
         b = make(fake, "ollama", [], model="tight", max_answer_tokens=512)
@@ -189,6 +190,20 @@ def test_a_check_rejects_a_wrong_language_answer_and_it_is_redone(fake: FakeOlla
     assert result.attempts[0].error == "the answer must be in German, not English"
     retry = chat_bodies(fake, kind)[1]["messages"]
     assert "must be in German" in retry[-1]["content"] and retry[-2]["role"] == "assistant"
+
+
+def test_an_answer_that_keeps_failing_the_check_is_kept_as_unchecked(fake: FakeOllama, kind: str) -> None:
+    english = [{"answer": f"The limit is {n} mSv.", "sources": [n]} for n in (20, 6)]
+    fake.script(english[0], english[1], replies.invalid_json("Die Antwort ist 20 mSv."))
+
+    def german_only(value: object) -> str | None:
+        return "the answer must be in German, not English"
+
+    with pytest.raises(BadOutput) as err:
+        run_structured(fake, kind, [], check=german_only, retries=2)
+    # the last schema-valid answer, though a later attempt was not JSON at all: usable with a warning
+    assert err.value.unchecked == Answer(**english[1]) and len(err.value.attempts) == 3
+    assert "not valid JSON" in (err.value.attempts[-1].error or "")
 
 
 def test_thinking_models_answer_structured(fake: FakeOllama, kind: str) -> None:
@@ -253,3 +268,21 @@ def test_a_failing_audit_callback_does_not_fail_the_call(fake: FakeOllama, kind:
 
     assert asyncio.run(main()).value == Answer(**GOOD)
     assert "audit callback failed" in caplog.text
+
+
+def test_the_schema_in_the_prompt_leaves_out_titles_and_defaults_but_the_server_gets_it_whole() -> None:
+    from desktop.llm.structured import prompt_schema
+
+    class Item(BaseModel):
+        title: str  # a field called "title" is a property, not noise
+        count: int = 0
+
+    class Answer(BaseModel):
+        items: list[Item] = []
+
+    full = Answer.model_json_schema()
+    shown = prompt_schema(full)
+    item = shown["$defs"]["Item"]
+    assert item["properties"] == {"title": {"type": "string"}, "count": {"type": "integer"}}
+    assert "title" not in shown and "default" not in shown["properties"]["items"]
+    assert full["$defs"]["Item"]["properties"]["count"] == {"default": 0, "title": "Count", "type": "integer"}

@@ -6,61 +6,49 @@ Ollama's wire format (``/api/...``) and the OpenAI-compatible routes Ollama and 
         fake.script("Hello", replies.truncated_json())
         client = ollama.Client(host=fake.url)
 
-Answers to chat/generate come from a FIFO (``script``), then ``responder(request)``, then a default.
-Status codes and error texts follow Ollama's server/routes.go."""
+Answers to chat/generate come from a FIFO (``script``), then ``responder(request)``, then a default;
+``faults=FaultPlan(rate, seed)`` then turns a random share of them into faults (listed in
+``injected``). Besides Ollama's routes it serves llama.cpp's ``POST /tokenize``, and its /v1 answers
+carry llama.cpp's ``timings`` and prompt-cache hits (the words a prompt shares with the start of the
+model's previous one). Status codes and error texts follow Ollama's server/routes.go."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import socket
-import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from socketserver import TCPServer
+from dataclasses import replace
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 
 from support import fake_ollama_replies as replies
-from support.fake_ollama_replies import FakeModel, RecordedRequest, Reply, ReplyLike, Responder, canonical
+from support.fake_http import Out, Server, down_url
+from support.fake_ollama_replies import FakeModel, FaultKind, RecordedRequest, Reply, ReplyLike, Responder, canonical
+from support.random_model import FaultPlan
+
+__all__ = ["FakeOllama", "FaultPlan", "down_url", "fake_ollama", "fake_ollama_fixture", "replies"]
 
 Body = dict[str, Any]
 
 
-@dataclass
-class _Out:
-    """How to answer one request; the handler turns it into bytes on the wire."""
-
-    status: int = 200
-    body: bytes = b""
-    content_type: str = "application/json; charset=utf-8"
-    chunks: list[bytes] | None = None  # sent with chunked transfer encoding when set
-    delay: float = 0.0
-    chunk_delay: float = 0.0
-    drop: bool = False  # close the socket half-way through
-    close: bool = False  # the server goes down with this answer ("Connection: close")
+def _json(obj: Any, status: int = 200) -> Out:
+    return Out(status, json.dumps(obj, ensure_ascii=False).encode())
 
 
-def _json(obj: Any, status: int = 200) -> _Out:
-    return _Out(status, json.dumps(obj, ensure_ascii=False).encode())
-
-
-def _stream(events: list[Body], sse: bool, reply: Reply | None = None) -> _Out:
+def _stream(events: list[Body], sse: bool, reply: Reply | None = None) -> Out:
     """NDJSON lines (Ollama) or server-sent events ending in [DONE] (OpenAI), one chunk each."""
     reply = reply or Reply()
     dumped = [json.dumps(e, ensure_ascii=False).encode() for e in events]
     chunks = [*(b"data: %s\n\n" % d for d in dumped), b"data: [DONE]\n\n"] if sse else [d + b"\n" for d in dumped]
-    return _Out(200, content_type="text/event-stream" if sse else "application/x-ndjson", chunks=chunks,
+    return Out(200, content_type="text/event-stream" if sse else "application/x-ndjson", chunks=chunks,
                 delay=reply.delay, chunk_delay=reply.chunk_delay, drop=reply.fault == "drop")
 
 
-def _error(status: int, message: str, openai: bool = False, delay: float = 0.0) -> _Out:
+def _error(status: int, message: str, openai: bool = False, delay: float = 0.0) -> Out:
     """An error in Ollama's shape, or in OpenAI's on the /v1 routes."""
     if not openai:
         return replace(_json({"error": message}, status), delay=delay)
@@ -76,16 +64,19 @@ def _missing(name: str) -> str:
 class FakeOllama:
     def __init__(self, models: Iterable[FakeModel] | None = None, *, pullable: Iterable[FakeModel] = (),
                  responder: Responder | None = None, version: str = "0.12.6",
-                 reasoning_field: str = "reasoning", pull_delay: float = 0.0) -> None:
+                 reasoning_field: str = "reasoning", pull_delay: float = 0.0, faults: FaultPlan | None = None) -> None:
         """``models``: installed (default: ``replies.default_models()``); ``pullable``: what /api/pull can
         fetch; ``reasoning_field``: where /v1 puts thinking ("reasoning" like Ollama, "reasoning_content"
-        like llama.cpp); ``pull_delay``: seconds between pull progress lines."""
+        like llama.cpp); ``pull_delay``: seconds between pull progress lines; ``faults``: random faults of
+        chat calls (other routes are never faulted)."""
         self.models = {m.tag: m for m in (replies.default_models() if models is None else models)}
         self.pullable = {m.tag: m for m in pullable}
         self.responder = responder
         self.version = version
         self.reasoning_field = reasoning_field
         self.pull_delay = pull_delay
+        self.faults = faults
+        self.injected: list[tuple[str, FaultKind]] = []  # (path, kind) of each fault the plan injected
         self.errors: list[str] = []  # bugs of the fake itself, so a test can assert there were none
         self.port = 0
         self._requests: list[RecordedRequest] = []
@@ -93,18 +84,20 @@ class FakeOllama:
         self._embed_faults: deque[Reply] = deque()
         self._loaded: dict[str, int] = {}  # model tag -> the num_ctx it was last used with
         self._down_after: dict[str, int] = {}
+        self._last_prompt: dict[str, list[str]] = {}  # model tag -> words of its last /v1 prompt (the cache)
         self._lock = threading.Lock()
         self._stopping = threading.Event()
-        self._server: _Server | None = None
-        self._routes: dict[tuple[str, str], Callable[[RecordedRequest, Body], _Out]] = {
-            ("GET", "/"): lambda r, b: _Out(200, b"Ollama is running", "text/plain; charset=utf-8"),
-            ("HEAD", "/"): lambda r, b: _Out(200, b"", "text/plain; charset=utf-8"),
+        self._server: Server | None = None
+        self._routes: dict[tuple[str, str], Callable[[RecordedRequest, Body], Out]] = {
+            ("GET", "/"): lambda r, b: Out(200, b"Ollama is running", "text/plain; charset=utf-8"),
+            ("HEAD", "/"): lambda r, b: Out(200, b"", "text/plain; charset=utf-8"),
             ("GET", "/api/version"): lambda r, b: _json({"version": self.version}),
             ("GET", "/api/tags"): self._tags, ("GET", "/api/ps"): self._ps, ("POST", "/api/show"): self._show,
             ("POST", "/api/pull"): self._pull, ("POST", "/api/embed"): self._embed,
             ("POST", "/api/chat"): self._chat, ("POST", "/api/generate"): self._chat,
             ("GET", "/v1/models"): self._v1_models, ("POST", "/v1/chat/completions"): self._chat,
             ("POST", "/v1/embeddings"): self._embed,
+            ("POST", "/tokenize"): lambda r, b: _json({"tokens": replies.tokenize(str(b.get("content") or ""))}),
         }
 
     # --- lifecycle -------------------------------------------------------------------------------
@@ -122,7 +115,7 @@ class FakeOllama:
         if self._server is not None:
             raise RuntimeError("the fake Ollama server is already running")
         self._stopping.clear()
-        self._server = _Server(("127.0.0.1", self.port), self)
+        self._server = Server(("127.0.0.1", self.port), self)
         self.port = self._server.server_address[1]
         threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02},
                          name=f"fake-ollama-{self.port}", daemon=True).start()
@@ -186,7 +179,7 @@ class FakeOllama:
 
     # --- dispatch --------------------------------------------------------------------------------
 
-    def _handle(self, method: str, path: str, headers: dict[str, str], raw: bytes) -> _Out:
+    def _handle(self, method: str, path: str, headers: dict[str, str], raw: bytes) -> Out:
         try:
             body = json.loads(raw) if raw else None
         except ValueError:
@@ -196,7 +189,7 @@ class FakeOllama:
             self._requests.append(req)
         route = self._routes.get((method, path))
         if route is None:
-            return _Out(404, b"404 page not found", "text/plain")
+            return Out(404, b"404 page not found", "text/plain")
         try:
             out = route(req, body if isinstance(body, dict) else {})
         except Exception as exc:  # a bug in the fake must fail loudly, not pass for a server fault
@@ -220,29 +213,29 @@ class FakeOllama:
 
     # --- models ----------------------------------------------------------------------------------
 
-    def _tags(self, req: RecordedRequest, body: Body) -> _Out:
+    def _tags(self, req: RecordedRequest, body: Body) -> Out:
         with self._lock:
             return _json({"models": [m.list_entry() for m in self.models.values()]})
 
-    def _v1_models(self, req: RecordedRequest, body: Body) -> _Out:
+    def _v1_models(self, req: RecordedRequest, body: Body) -> Out:
         with self._lock:
             return _json({"object": "list", "data": [{"id": t, "object": "model", "created": 1748772000,
                                                       "owned_by": "library"} for t in self.models]})
 
-    def _ps(self, req: RecordedRequest, body: Body) -> _Out:
+    def _ps(self, req: RecordedRequest, body: Body) -> Out:
         expires = replies.iso_now(minutes=5)  # Ollama's default keep_alive
         with self._lock:
             loaded = [(self.models[t], ctx) for t, ctx in self._loaded.items() if t in self.models]
         return _json({"models": [m.ps_entry(ctx, expires) for m, ctx in loaded]})
 
-    def _show(self, req: RecordedRequest, body: Body) -> _Out:
+    def _show(self, req: RecordedRequest, body: Body) -> Out:
         name = body.get("model") or body.get("name") or ""
         if not name:
             return _error(400, "model is required")
         m = self._model(name)
         return _json(m.show()) if m else _error(404, f"model '{name}' not found")  # show's own wording
 
-    def _pull(self, req: RecordedRequest, body: Body) -> _Out:
+    def _pull(self, req: RecordedRequest, body: Body) -> Out:
         name, stream = body.get("model") or body.get("name") or "", body.get("stream", True) is not False
         if not name:
             return _error(400, "invalid model name")
@@ -258,7 +251,7 @@ class FakeOllama:
 
     # --- embeddings ------------------------------------------------------------------------------
 
-    def _embed(self, req: RecordedRequest, body: Body) -> _Out:
+    def _embed(self, req: RecordedRequest, body: Body) -> Out:
         openai = req.path.startswith("/v1/")
         name, inputs = body.get("model") or "", replies.embed_inputs(body.get("input"))
         if inputs is None:
@@ -287,7 +280,24 @@ class FakeOllama:
         answer = self.responder(req) if self.responder else None
         return Reply() if answer is None else replies.coerce(answer)
 
-    def _chat(self, req: RecordedRequest, body: Body) -> _Out:
+    def _faulted(self, req: RecordedRequest, reply: Reply) -> Reply:
+        kind = self.faults.draw() if self.faults else None
+        if kind is None or self.faults is None:
+            return reply
+        with self._lock:
+            self.injected.append((req.path, kind))
+        return self.faults.inject(kind, reply)
+
+    def _cache_hit(self, model: FakeModel, prompt: str) -> int:
+        """Prompt tokens llama.cpp would reuse from its cache: the words shared with the start of the
+        model's previous prompt, never the whole prompt (its last token is always evaluated)."""
+        words = prompt.split()
+        with self._lock:
+            previous, self._last_prompt[model.tag] = self._last_prompt.get(model.tag, []), words
+        shared = next((i for i, (a, b) in enumerate(zip(previous, words)) if a != b), min(len(previous), len(words)))
+        return min(shared, max(0, len(words) - 1))
+
+    def _chat(self, req: RecordedRequest, body: Body) -> Out:
         """/api/chat, /api/generate and /v1/chat/completions: one model, three wire formats."""
         openai, generate = req.path.startswith("/v1/"), req.path == "/api/generate"
         name = body.get("model") or ""
@@ -300,7 +310,8 @@ class FakeOllama:
         if not openai and not (body.get("prompt") if generate else body.get("messages")):  # only loads the model
             empty = {"response": ""} if generate else {"message": {"role": "assistant", "content": ""}}
             return _json({"model": name, "created_at": replies.iso_now(), **empty, "done": True, "done_reason": "load"})
-        c = replies.complete(self._next_reply(req), prompt, think, limit)
+        c = replies.complete(self._faulted(req, self._next_reply(req)), prompt, think, limit,
+                             self._cache_hit(m, prompt) if openai else 0)
         if c.reply.fault == "http_500":
             return _error(500, c.reply.error, openai, c.reply.delay)
         if c.reply.fault == "not_found":
@@ -314,100 +325,6 @@ class FakeOllama:
         if stream:
             return _stream(events, openai, c.reply)
         return replace(_json(events[0]), delay=c.reply.delay, drop=c.reply.fault == "drop")
-
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-
-    def __init__(self, address: tuple[str, int], fake: FakeOllama) -> None:
-        self.fake = fake
-        self.connections: set[socket.socket] = set()  # open ones, so stop() can cut kept-alive connections
-        self.connections_lock = threading.Lock()
-        super().__init__(address, _Handler)
-
-    def server_bind(self) -> None:
-        TCPServer.server_bind(self)  # HTTPServer's version does a slow reverse DNS lookup
-        self.server_name, self.server_port = "127.0.0.1", self.server_address[1]
-
-    def process_request(self, request: Any, client_address: Any) -> None:
-        with self.connections_lock:
-            self.connections.add(request)
-        super().process_request(request, client_address)
-
-    def shutdown_request(self, request: Any) -> None:
-        with self.connections_lock:
-            self.connections.discard(request)
-        super().shutdown_request(request)
-
-    def cut_connections(self, keep: socket.socket | None = None) -> None:
-        with self.connections_lock:
-            open_now = [c for c in self.connections if c is not keep]
-        for conn in open_now:
-            with contextlib.suppress(OSError):
-                conn.shutdown(socket.SHUT_RDWR)
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        if not isinstance(sys.exc_info()[1], OSError):  # a client that went away is normal here
-            super().handle_error(request, client_address)
-
-
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"  # keep-alive and chunked streams, like Ollama's Go server
-    server: _Server
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - keep test output quiet
-        pass
-
-    def _serve(self) -> None:
-        fake, method = self.server.fake, self.command
-        raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-        out = fake._handle(method, urlsplit(self.path).path, {k.lower(): v for k, v in self.headers.items()}, raw)
-        if out.close:  # die before answering, so the client's next request finds the port closed
-            fake.stop(_keep=self.connection)
-        elif out.delay:
-            fake._stopping.wait(out.delay)
-        self.send_response(out.status)
-        self.send_header("Content-Type", out.content_type)
-        if out.close:
-            self.send_header("Connection", "close")
-            self.close_connection = True
-        if out.chunks is None:
-            self.send_header("Content-Length", str(len(out.body)))
-            self.end_headers()
-            if method != "HEAD":
-                self.wfile.write(out.body[: len(out.body) // 2] if out.drop else out.body)
-            if out.drop:
-                self._cut()
-            return
-        self.send_header("Transfer-Encoding", "chunked")
-        self.end_headers()
-        for i, chunk in enumerate(out.chunks):
-            if out.drop and i == len(out.chunks) // 2:
-                return self._cut()
-            if i and out.chunk_delay:
-                fake._stopping.wait(out.chunk_delay)
-            self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
-        self.wfile.write(b"0\r\n\r\n")
-
-    do_GET = do_POST = do_HEAD = _serve
-
-    def _cut(self) -> None:
-        self.close_connection = True
-        self.connection.shutdown(socket.SHUT_RDWR)
-
-
-_DOWN: socket.socket | None = None
-
-
-def down_url() -> str:
-    """A URL on 127.0.0.1 where nothing listens: the port stays bound, so no one else takes it, but
-    never accepts, so every connection is refused."""
-    global _DOWN
-    if _DOWN is None:
-        _DOWN = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        _DOWN.bind(("127.0.0.1", 0))
-    return f"http://127.0.0.1:{_DOWN.getsockname()[1]}"
 
 
 def fake_ollama_fixture(*models: FakeModel, **options: Any) -> Any:

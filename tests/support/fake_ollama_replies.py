@@ -1,6 +1,7 @@
 """What the fake Ollama server answers with: models, scripted replies and faults, token counts,
-deterministic embeddings, and the JSON shapes of Ollama's and the OpenAI-compatible answers.
-Stdlib only and free of HTTP; the server lives in ``fake_ollama.py``."""
+deterministic embeddings, and the JSON shapes of Ollama's and the OpenAI-compatible answers, with
+the server-side timings each reports (Ollama's durations; llama.cpp's ``timings``, prompt-cache hits
+and ``/tokenize`` count). Stdlib only and free of HTTP; the server lives in ``fake_ollama.py``."""
 
 from __future__ import annotations
 
@@ -22,6 +23,9 @@ DEFAULT_ANSWER = "This is the fake model's answer."
 DEFAULT_THINKING = "The user asks a question; I answer it briefly."
 LOOP_LIMIT = 200  # tokens a looping model emits when the request sets no num_predict / max_tokens
 MODIFIED_AT = "2025-06-01T10:00:00.000000Z"
+PROMPT_MS_PER_TOKEN = 0.4  # the fake's server-side speeds: 2500 prompt tokens/s,
+ANSWER_MS_PER_TOKEN = 25.0  # 40 answer tokens/s
+TOKENIZER_CHARS_PER_TOKEN = 2.9  # /tokenize counts characters / 2.9 (German in Qwen's tokenizer is ~3)
 
 
 # --- models -------------------------------------------------------------------------------------
@@ -202,6 +206,11 @@ def count_tokens(content: str) -> int:
     return len(content.split())
 
 
+def tokenize(content: str) -> list[int]:
+    """llama.cpp's /tokenize for the fake: ceil(characters / 2.9) token ids."""
+    return [1000 + i for i in range(math.ceil(len(content) / TOKENIZER_CHARS_PER_TOKEN))]
+
+
 def pieces(content: str) -> list[str]:
     """Stream pieces, one token each with its trailing whitespace; they join to ``content``."""
     return re.findall(r"\s+|\S+\s*", content) if content else []
@@ -290,17 +299,30 @@ class Completion:
     prompt_tokens: int
     eval_tokens: int  # thinking and content, as a real model counts them
     started_ns: int
+    cached_tokens: int = 0  # prompt tokens from the prompt cache (reported on /v1 only, like llama.cpp)
 
     def stats(self) -> dict[str, int]:
-        """Ollama's timing and count fields of a final answer."""
-        load, prompt_eval, evaluate = 1_000_000, 100_000 * self.prompt_tokens + 1, 1_000_000 * self.eval_tokens + 1
+        """Ollama's timing and count fields of a final answer (durations in ns, from the fake's speeds)."""
+        load = 1_000_000
+        prompt_eval = max(1, round(self.prompt_tokens * PROMPT_MS_PER_TOKEN * 1e6))
+        evaluate = max(1, round(self.eval_tokens * ANSWER_MS_PER_TOKEN * 1e6))
         return {"total_duration": time.monotonic_ns() - self.started_ns + load + prompt_eval + evaluate,
                 "load_duration": load, "prompt_eval_count": self.prompt_tokens, "prompt_eval_duration": prompt_eval,
                 "eval_count": self.eval_tokens, "eval_duration": evaluate}
 
-    def usage(self) -> dict[str, int]:
-        return {"prompt_tokens": self.prompt_tokens, "completion_tokens": self.eval_tokens,
-                "total_tokens": self.prompt_tokens + self.eval_tokens}
+    def usage(self, details: bool = True) -> dict[str, Any]:
+        """OpenAI's usage; llama.cpp adds the cache hits in non-streamed answers."""
+        usage: dict[str, Any] = {"prompt_tokens": self.prompt_tokens, "completion_tokens": self.eval_tokens,
+                                 "total_tokens": self.prompt_tokens + self.eval_tokens}
+        return {**usage, "prompt_tokens_details": {"cached_tokens": self.cached_tokens}} if details else usage
+
+    def timings(self) -> dict[str, float]:
+        """llama.cpp's non-standard ``timings`` (``prompt_n`` leaves out the ``cache_n`` cached tokens)."""
+        prompt_n = self.prompt_tokens - self.cached_tokens
+        return {"cache_n": self.cached_tokens, "prompt_n": prompt_n, "prompt_ms": prompt_n * PROMPT_MS_PER_TOKEN,
+                "prompt_per_token_ms": PROMPT_MS_PER_TOKEN, "prompt_per_second": 1000 / PROMPT_MS_PER_TOKEN,
+                "predicted_n": self.eval_tokens, "predicted_ms": self.eval_tokens * ANSWER_MS_PER_TOKEN,
+                "predicted_per_token_ms": ANSWER_MS_PER_TOKEN, "predicted_per_second": 1000 / ANSWER_MS_PER_TOKEN}
 
 
 def refusal(model: FakeModel | None, name: str, body: dict[str, Any], api: str) -> tuple[int, str] | None:
@@ -320,8 +342,9 @@ def refusal(model: FakeModel | None, name: str, body: dict[str, Any], api: str) 
     return None
 
 
-def complete(reply: Reply, prompt: str, think: bool, limit: int | None) -> Completion:
-    """Apply the token limit (num_predict / max_tokens) and the text-shaping faults to a reply."""
+def complete(reply: Reply, prompt: str, think: bool, limit: int | None, cached: int = 0) -> Completion:
+    """Apply the token limit (num_predict / max_tokens) and the text-shaping faults to a reply;
+    ``cached``: prompt tokens taken from the prompt cache."""
     content, done_reason = reply.text, "stop"
     if reply.fault == "loop":
         content, done_reason = " ".join([reply.text] * (limit if limit and limit > 0 else LOOP_LIMIT)), "length"
@@ -331,7 +354,7 @@ def complete(reply: Reply, prompt: str, think: bool, limit: int | None) -> Compl
         content, done_reason = cut_tokens(content, limit), "length"
     thinking = (DEFAULT_THINKING if reply.thinking is None else reply.thinking) if think else ""
     return Completion(reply, content, thinking, done_reason, count_tokens(prompt),
-                      count_tokens(content) + count_tokens(thinking), time.monotonic_ns())
+                      count_tokens(content) + count_tokens(thinking), time.monotonic_ns(), cached)
 
 
 def ollama_events(c: Completion, model: str, generate: bool, stream: bool) -> list[dict]:
@@ -356,19 +379,21 @@ def ollama_events(c: Completion, model: str, generate: bool, stream: bool) -> li
 
 def openai_events(c: Completion, model: str, stream: bool, include_usage: bool, reasoning_field: str,
                   request_id: str) -> list[dict]:
-    """/v1/chat/completions: the SSE chunks (without [DONE]), or the single object of a non-stream call."""
+    """/v1/chat/completions: the SSE chunks (without [DONE]), or the single object of a non-stream call;
+    llama.cpp's ``timings`` ride on the answer, or on the stream's last chunk."""
     head = {"id": request_id, "created": int(time.time()), "model": model, "system_fingerprint": "fp_ollama"}
 
     def message(content: str, thinking: str) -> dict[str, Any]:
         return {"role": "assistant", "content": content, **({reasoning_field: thinking} if thinking else {})}
 
     if not stream:
-        return [{**head, "object": "chat.completion", "usage": c.usage(), "choices": [
+        return [{**head, "object": "chat.completion", "usage": c.usage(), "timings": c.timings(), "choices": [
             {"index": 0, "message": message(c.content, c.thinking), "finish_reason": c.done_reason}]}]
     chunk = {**head, "object": "chat.completion.chunk"}
     deltas = [message("", t) for t in pieces(c.thinking)] + [message(t, "") for t in pieces(c.content)]
     events = [{**chunk, "choices": [{"index": 0, "delta": d, "finish_reason": None}]} for d in deltas]
     events.append({**chunk, "choices": [{"index": 0, "delta": message("", ""), "finish_reason": c.done_reason}]})
     if include_usage:  # OpenAI's convention: one more chunk, without choices, carrying the usage
-        events.append({**chunk, "choices": [], "usage": c.usage()})
+        events.append({**chunk, "choices": [], "usage": c.usage(details=False)})
+    events[-1]["timings"] = c.timings()
     return events
