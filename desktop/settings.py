@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from desktop.paths import AppPaths
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
 
 
@@ -90,11 +90,13 @@ class ResearchSettings(_Section):
     plan_max_initial: int = Field(5, ge=1, le=15, description="To-dos a new plan starts with, at most.")
     plan_max_items: int = Field(15, ge=1, le=50, description="To-dos a plan may hold.")
     plan_context_tokens: int = Field(3000, ge=500, description="Retrieved text the planner sees.")
+    prompt_seconds: float = Field(30.0, ge=5, le=3600, description="Longest the server should take to read the excerpts of one prompt, at its measured speed (smaller budgets on slow servers).")
     # phase 3: deep extraction
     extract_k_per_query: int = Field(5, ge=1, le=50, description="Chunks retrieved per task query.")
     max_chunks_per_task: int = Field(8, ge=1, le=100, description="Retrieved chunks read closely per task.")
     rrf_k: int = Field(60, ge=1, le=1000, description="Fusion constant for merging a task's query results.")
-    extract_concurrency: int = Field(4, ge=1, le=32, description="Extractions run at once (also bounded by the LLM's).")
+    extract_batch: int = Field(4, ge=1, le=12, description="Chunks read together in one extraction call (its instructions are sent once).")
+    extract_concurrency: int = Field(4, ge=1, le=32, description="Extraction calls run at once (also bounded by the LLM's).")
     context_turns: int = Field(3, ge=0, le=10, description="Times the LLM may ask for more context per chunk.")
     requests_per_turn: int = Field(3, ge=1, le=10, description="Context requests served per turn.")
     reference_depth: int = Field(2, ge=0, le=5, description="How deep references are followed.")
@@ -110,7 +112,6 @@ class ResearchSettings(_Section):
     # phase 4: synthesis
     synthesis_context_tokens: int = Field(9000, ge=1000, description="Findings text the synthesis sees.")
     quality_threshold: int = Field(280, ge=0, le=400, description="Below this total (of 400) the answer is revised once.")
-    synthesis_attempts: int = Field(3, ge=1, le=6, description="Tries to get an answer with valid markers in the right language.")
 
 
 class UiSettings(_Section):
@@ -126,8 +127,17 @@ class Settings(_Section):
     ui: UiSettings = Field(default_factory=UiSettings)
 
 
+def _drop_synthesis_attempts(raw: dict[str, Any]) -> dict[str, Any]:
+    """1 → 2: the synthesis is a structured answer now, tried as often as every other one (llm.retries);
+    its own number of attempts is gone."""
+    research = raw.get("research")
+    if isinstance(research, dict):
+        raw["research"] = {k: v for k, v in research.items() if k != "synthesis_attempts"}
+    return raw
+
+
 # Each entry upgrades a raw settings dict from version N to N+1.
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _drop_synthesis_attempts}
 
 
 class SettingsError(Exception):

@@ -154,14 +154,16 @@ def test_previous_release_settings_load_with_every_value_kept_and_new_fields_def
 
     loaded = load_settings(paths)
 
-    assert loaded.schema_version == SCHEMA_VERSION == 1
+    assert loaded.schema_version == SCHEMA_VERSION == 2
     assert loaded.data_dir == data_dir
     for path, value in CHANGED_BY_USER.items():
         assert _value(loaded, path) == value, path
     now = _leaves(loaded.model_dump(mode="json"))
+    removed = {("research", "synthesis_attempts"), ("schema_version",)}  # schema 2: the synthesis is structured
     for path, value in old.items():  # every field of the previous release, as the user left it
-        if path not in (("data_dir",),):
+        if path not in (("data_dir",),) and path not in removed:
             assert now[path] == value, path
+    assert ("research", "synthesis_attempts") not in now
     defaults = _leaves(Settings().model_dump(mode="json"))
     added = {path for path in now if path not in old}
     assert {("kb", "fusion"), ("kb", "dense_weight"), ("ui", "language")} <= added
@@ -194,3 +196,13 @@ def test_saving_after_an_upgrade_writes_the_new_fields_and_keeps_the_old_values(
     assert written["ui"] == {"language": "system"} and written["kb"]["fusion"] == "zscore"
     assert written["llm"]["model"] == "llama3.1:8b" and written["kb"]["rrf_k"] == 40
     assert load_settings(paths) == loaded
+
+
+def test_a_run_saved_by_the_previous_release_still_loads() -> None:
+    """Its settings snapshot has synthesis_attempts, which schema 2 no longer knows."""
+    from desktop.engine.state import RunState
+
+    saved = RunState(run_id="abc123def456", question="Q?", database="Sample").model_dump(mode="json")
+    saved["settings"]["synthesis_attempts"] = 3
+    loaded = RunState.model_validate_json(json.dumps(saved))
+    assert loaded.run_id == "abc123def456" and "synthesis_attempts" not in loaded.settings.model_dump()

@@ -117,7 +117,7 @@ async def _session(args: argparse.Namespace, paths: AppPaths, settings: Settings
             current["run_id"] = state.run_id
             state = await engine.resume(state.run_id)
         else:
-            state = await _start(engine, args.question, args.db, current)
+            state = await _start(engine, args.question, args.db, current, auto=args.auto)
         return await _converse(engine, state, responder, args.out)
     finally:
         with suppress(NotImplementedError, RuntimeError):
@@ -127,11 +127,11 @@ async def _session(args: argparse.Namespace, paths: AppPaths, settings: Settings
         store.close()
 
 
-async def _start(engine: ResearchEngine, question: str, db: str, current: dict[str, str]) -> RunState:
+async def _start(engine: ResearchEngine, question: str, db: str, current: dict[str, str], *, auto: bool) -> RunState:
     # the run id exists once the first state is saved: pick it up from the first event
     unsubscribe = engine.subscribe(lambda e: current.setdefault("run_id", e.run_id))
     try:
-        return await engine.start(question, db)
+        return await engine.start(question, db, auto=auto)
     finally:
         unsubscribe()
 

@@ -3,13 +3,20 @@ budget — never "the first 3000 characters" — and helpers to show the dialogu
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from desktop.engine.prompts import LANGUAGE_NAMES, WRONG_LANGUAGE
+from pydantic import BaseModel
+
+from desktop.engine.prompts import Prompt
 from desktop.engine.state import ClarifyRound, RetrievedChunk
-from desktop.kb.language import detect_language
+from desktop.llm.types import Message
 
-_MIN_WORDS_FOR_LANGUAGE = 8  # below this, function-word counting cannot tell German from English
+if TYPE_CHECKING:
+    from desktop.engine.step import StepContext
+
+MIN_EXCERPT_TOKENS = 400  # below this an analysis or a plan has too little to work from
 
 
 def excerpt(n: int, chunk: RetrievedChunk) -> str:
@@ -59,17 +66,30 @@ def bullet_list(items: list[str], empty: str = "(none)") -> str:
     return "\n".join(f"- {i}" for i in items) if items else empty
 
 
-def language_check(language: str, texts: Callable[[object], list[str]]) -> Callable[[object], str | None]:
-    """A check for structured answers: their prose must be in the run's language."""
+def prompt_cost(count: Callable[[str], int], messages: list[Message], schema: type[BaseModel] | None) -> int:
+    """Tokens of a rendered prompt, the JSON schema the backend adds to it included."""
+    text = sum(count(m.content) + 4 for m in messages)
+    return text + (count(json.dumps(schema.model_json_schema(), separators=(",", ":"))) if schema else 0)
 
-    def check(value: object) -> str | None:
-        text = " ".join(texts(value))
-        if len(text.split()) < _MIN_WORDS_FOR_LANGUAGE:
-            return None
-        found = detect_language(text, default=language)
-        if found == language:
-            return None
-        return WRONG_LANGUAGE.format(found=LANGUAGE_NAMES.get(found, found),
-                                     language=LANGUAGE_NAMES.get(language, language))
 
-    return check
+async def excerpt_budget(ctx: StepContext, prompt: Prompt, schema: type[BaseModel] | None, setting: int,
+                         **values: object) -> int:
+    """Tokens of excerpts a prompt may carry: the setting, within the model's context after the prompt's
+    fixed part and its longest answer, and within what the server reads in ``prompt_seconds`` at its
+    measured speed (a CPU reads ~70 tokens/s: a 3,000-token excerpt block costs 40 s there, 2 s on a GPU)."""
+    fixed = prompt_cost(ctx.llm.count_tokens, prompt.render(language=ctx.state.language, **values), schema)
+    room = await ctx.llm.context_length() - fixed - prompt.max_tokens
+    budget = min(setting, room)
+    speed = measured_speed(ctx.llm)
+    if speed is not None:
+        budget = min(budget, int(speed[0] * ctx.settings.prompt_seconds))
+    return max(MIN_EXCERPT_TOKENS, budget)
+
+
+def measured_speed(llm: object) -> tuple[float, float] | None:
+    """(prompt, answer) tokens/s the backend measured, or None before it has measured both."""
+    throughput = getattr(llm, "throughput", None)
+    measured = throughput() if callable(throughput) else None
+    if measured is None or not measured.prompt_tokens_per_s or not measured.answer_tokens_per_s:
+        return None
+    return measured.prompt_tokens_per_s, measured.answer_tokens_per_s

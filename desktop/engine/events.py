@@ -155,6 +155,7 @@ class ReportReady(_Event):
     title: str
     citations: int
     quality: int
+    kind: str = Field("synthesis", description="'evidence' when the report lists the findings instead of an answer")
 
 
 class CheckpointReached(_Event):
@@ -171,6 +172,32 @@ class LlmCall(_Event):
     messages: list[dict[str, str]]
     attempts: list[dict[str, Any]]
     usage: Usage
+    failed: bool = Field(False, description="no attempt gave a usable answer")
+
+
+class RequestFailed(_Event):
+    """A server request that got no answer (an HTTP error, a broken connection, a timeout); the backend
+    retried transient ones, so a run that went on got its answer from a later try."""
+
+    type: Literal["request_failed"] = "request_failed"
+    purpose: str
+    model: str
+    error: str
+    attempt: int = 1
+    seconds: float = 0.0
+
+
+class EstimateReady(_Event):
+    """How long the rest of the run is expected to take, from the server's measured speed."""
+
+    type: Literal["estimate_ready"] = "estimate_ready"
+    phase: str = Field(description="the phase the estimate starts from")
+    seconds: float
+    llm_calls: int
+    prompt_tokens: int
+    answer_tokens: int
+    prompt_tps: float = Field(description="measured prompt reading speed, tokens/s")
+    answer_tps: float = Field(description="measured writing speed, tokens/s")
 
 
 class TokenUsage(_Event):
@@ -200,7 +227,7 @@ Event = Annotated[
     PhaseStarted | QueriesGenerated | ChunksRetrieved | CoverageUpdated | QuestionsAsked | AnswerReceived
     | ClarificationEnded | TodosProposed | PlanEdited | PlanApproved | CheckpointReached | LlmCall | TokenUsage
     | RunStopped | Warning | Error | TaskStarted | FindingAdded | ReferenceFollowed | TaskDone | DriftFiltered
-    | SynthesisTokens | QualityChecked | ReportReady,
+    | SynthesisTokens | QualityChecked | ReportReady | RequestFailed | EstimateReady,
     Field(discriminator="type"),
 ]
 EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)

@@ -1,17 +1,23 @@
-"""Reading one chunk closely for one task: a bounded conversation in which the LLM may ask for more
-context (neighbouring text, pages, a keyword search in a document, a semantic search), then the
-extraction is turned into a finding whose quotes are verified against the text they came from."""
+"""Reading chunks closely for one task, several in one LLM call: a bounded conversation in which the
+LLM may ask for more context (neighbouring text, pages, a keyword search in a document, a semantic
+search), then each useful excerpt becomes a finding whose quotes — sentences the model pointed at —
+are cut from the source, verified and located on the PDF page.
+
+A batch shares one copy of the instructions (most of a single-chunk call's tokens), and its prompt
+starts with the same text for every batch of a task, so the server's prompt cache reuses it."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from desktop.engine import prompts as P
 from desktop.engine.quote_locate import locate
 from desktop.engine.quotes import verify_quote
 from desktop.engine.research_state import Finding, QuoteRecord, WorkItem
-from desktop.engine.schemas import ContextRequest, Extraction
+from desktop.engine.schemas import ContextRequest, ExcerptReading, ExtractionBatch
+from desktop.engine.sentences import Unit, numbered, quotes
 from desktop.engine.state import Todo
 from desktop.engine.step import StepContext
 from desktop.kb.database import KnowledgeBase
@@ -25,7 +31,7 @@ _PAGES_PER_REQUEST = 2
 
 @dataclass(frozen=True)
 class Source:
-    """An excerpt the LLM has seen, by its label."""
+    """An excerpt the LLM has seen, by its label, with its numbered sentences."""
 
     label: str
     doc: DocumentInfo
@@ -33,9 +39,17 @@ class Source:
     section: str | None
     chunk_id: str | None
     text: str
+    units: tuple[Unit, ...]
+    shown: str  # the numbered text the model read
+    item: WorkItem | None = None  # the work item it was read for (None: served on request)
+    note: str | None = None
 
     def header(self) -> str:
-        return f"{self.doc.file_name}, p. {self.page}" + (f", {self.section}" if self.section else "")
+        where = f"{self.doc.file_name}, p. {self.page}" + (f", {self.section}" if self.section else "")
+        return where + (f"; {self.note}" if self.note else "")
+
+    def block(self) -> str:
+        return f"Excerpt {self.label} ({self.header()}):\n{self.shown}"
 
 
 def registry_line(docs: list[DocumentInfo]) -> str:
@@ -50,7 +64,7 @@ def registry_line(docs: list[DocumentInfo]) -> str:
 
 @dataclass
 class Reader:
-    """Serves an extraction's context requests from the knowledge base, each at most once."""
+    """The excerpts of one batch conversation; serves context requests from the knowledge base, each once."""
 
     kb: KnowledgeBase
     docs: dict[str, DocumentInfo]
@@ -58,12 +72,14 @@ class Reader:
     asked: set[str] = field(default_factory=set)
     shown: set[tuple[str, int, str | None]] = field(default_factory=set)
 
-    def add(self, doc: DocumentInfo, page: int, section: str | None, chunk_id: str | None, text: str) -> Source | None:
+    def add(self, doc: DocumentInfo, page: int, section: str | None, chunk_id: str | None, text: str,
+            item: WorkItem | None = None, note: str | None = None) -> Source | None:
         key = (doc.doc_id, page, chunk_id)
         if key in self.shown:
             return None
         self.shown.add(key)
-        source = Source(f"S{len(self.sources) + 1}", doc, page, section, chunk_id, text)
+        shown, units = numbered(text)
+        source = Source(f"S{len(self.sources) + 1}", doc, page, section, chunk_id, text, tuple(units), shown, item, note)
         self.sources[source.label] = source
         return source
 
@@ -123,80 +139,88 @@ class Reader:
         return [s for h in hits if (s := self.add(self.docs[h.doc_id], h.page, h.section, h.chunk_id, h.text))]
 
 
-def _served_text(sources: list[Source]) -> str:
-    return "\n\n".join(f"Excerpt {s.label} ({s.header()}):\n{s.text.strip()}" for s in sources) or "(nothing)"
-
-
 def _tier(depth: int, relevance: float, tier1_min: float) -> int:
     if depth == 0:
         return 1 if relevance >= tier1_min else 2
     return 2 if depth == 1 else 3
 
 
-async def _verify(sources: dict[str, Source], answer: Extraction) -> list[QuoteRecord]:
-    """Each quote checked against the excerpt it names (or any excerpt shown); verified ones located."""
+async def _quotes(source: Source, reading: ExcerptReading) -> list[QuoteRecord]:
+    """The sentences the model named, cut from the source, verified against it and located on the page."""
     records = []
-    for quote in answer.quotes:
-        if not quote.text.strip():
-            continue
-        named = sources.get(quote.source.strip().upper())
-        candidates = [named] if named else []
-        candidates += [s for s in sources.values() if s is not named]
-        check, where = None, candidates[0]
-        for source in candidates:
-            check = verify_quote(quote.text, source.text)
-            if check.verified:
-                where = source
-                break
-        verified = bool(check and check.verified)
-        rects = []
-        if verified:
-            rects = await asyncio.to_thread(locate, where.doc.path, where.page, check.display or "")
+    for text in quotes(source.text, list(source.units), reading.quote):
+        check = verify_quote(text, source.text)
+        rects = await asyncio.to_thread(locate, source.doc.path, source.page, check.display or "") if check.verified else []
         records.append(QuoteRecord(
-            proposed=quote.text, verified=verified, match=check.match if check else "none",
-            display=check.display if verified else None, chunk_id=where.chunk_id or "", doc_id=where.doc.doc_id,
-            doc=where.doc.file_name, page=where.page, rects=rects,
-        ))
+            proposed=text, verified=check.verified, match=check.match, display=check.display if check.verified else None,
+            chunk_id=source.chunk_id or "", doc_id=source.doc.doc_id, doc=source.doc.file_name, page=source.page,
+            rects=rects))
     return records
 
 
-async def extract(ctx: StepContext, task: Todo, item: WorkItem, finding_id: str, origin: str | None) -> Finding | None:
-    """Read one chunk for one task; None when it contributes nothing."""
-    kb, s = ctx.kb, ctx.settings
-    chunk = kb.chunk(item.chunk_id)
-    if chunk is None:
-        return None  # removed from the knowledge base since it was found
+def _merge(readings: dict[str, ExcerptReading], answer: ExtractionBatch) -> None:
+    """A later turn's reading of an excerpt replaces the earlier one; excerpts it leaves out keep theirs."""
+    for reading in answer.readings:
+        readings[reading.excerpt.strip().upper()] = reading
+
+
+async def read_batch(ctx: StepContext, task: Todo, items: list[WorkItem], new_id: Callable[[], str],
+                     origins: dict[str, str]) -> list[Finding]:
+    """Read a batch of chunks for one task; the findings of the excerpts that help."""
+    kb, s, state = ctx.kb, ctx.settings, ctx.state
     docs = ctx.documents()
     reader = Reader(kb, docs)
-    first = reader.add(docs[chunk.doc_id], chunk.page, chunk.section, chunk.chunk_id, chunk.text)
-    assert first is not None
-    anchor, state = ctx.state.anchor, ctx.state
+    for item in items:
+        chunk = kb.chunk(item.chunk_id)
+        if chunk is None:
+            continue  # removed from the knowledge base since it was found
+        note = P.REFERENCE_NOTE.format(via=item.via, origin=origins.get(item.referenced_from or "", "another excerpt")) \
+            if item.via else None
+        reader.add(docs[chunk.doc_id], chunk.page, chunk.section, chunk.chunk_id, chunk.text, item, note)
+    if not reader.sources:
+        return []
+    anchor = state.anchor
     messages = P.EXTRACT.render(
         language=state.language, max_requests=s.requests_per_turn, question=state.question,
         scope=anchor.scope if anchor else "-", avoid="; ".join(anchor.avoid) if anchor and anchor.avoid else "-",
         task=task.task, task_context=task.context, registry=registry_line(list(docs.values())),
-        reference_note=P.REFERENCE_NOTE.format(via=item.via, origin=origin) if item.via else "",
-        where=first.header(), text=chunk.text,
+        example_info=P.EXTRACT_EXAMPLE_INFO.get(state.language, P.EXTRACT_EXAMPLE_INFO["en"]),
+        excerpts="\n\n".join(src.block() for src in reader.sources.values()),
     )
-    answer = await ctx.ask_messages(messages, Extraction, "research.extract")
-    turns, served = 1, 0
+    answer = await ctx.ask_messages(messages, ExtractionBatch, P.EXTRACT.name,
+                                    max_tokens=P.EXTRACT.max_tokens * len(reader.sources))
+    readings: dict[str, ExcerptReading] = {}
+    _merge(readings, answer)
+    turns = 1
     while answer.requests and turns <= s.context_turns:
         new, notes = await asyncio.to_thread(reader.serve, answer.requests, s.requests_per_turn)
-        served += len(new)
         follow = P.EXTRACT_MORE.format(
-            served=_served_text(new), notes="".join(n + "\n" for n in notes) + ("\n" if notes else ""),
+            served="\n\n".join(src.block() for src in new) or "(nothing)",
+            notes="".join(n + "\n" for n in notes) + ("\n" if notes else ""),
             last_turn=P.EXTRACT_LAST_TURN if turns == s.context_turns else "",
         )
         messages = messages + [Message(role="assistant", content=answer.model_dump_json()),
                                Message(role="user", content=follow)]
-        answer = await ctx.ask_messages(messages, Extraction, "research.extract")
+        answer = await ctx.ask_messages(messages, ExtractionBatch, P.EXTRACT.name,
+                                        max_tokens=P.EXTRACT.max_tokens * len(reader.sources))
+        _merge(readings, answer)
         turns += 1
-    if not answer.relevant or answer.relevance < s.drop_relevance or not answer.info.strip():
-        return None
-    return Finding(
-        id=finding_id, task_id=task.id, chunk_id=chunk.chunk_id, doc_id=chunk.doc_id, doc=first.doc.file_name,
-        page=chunk.page, section=chunk.section, depth=item.depth,
-        tier=_tier(item.depth, answer.relevance, s.tier1_min_relevance), relevance=answer.relevance,
-        info=answer.info.strip(), quotes=await _verify(reader.sources, answer), references=answer.references,
-        referenced_from=item.referenced_from, via=item.via, turns=turns, served_requests=served,
-    )
+    findings = []
+    for label, reading in readings.items():
+        source = reader.sources.get(label)
+        if source is None or not reading.info.strip():
+            continue  # a label the model made up, or nothing said
+        relevance = reading.relevance / 3
+        if relevance < s.drop_relevance:
+            continue
+        depth = source.item.depth if source.item else 0
+        findings.append(Finding(
+            id=new_id(), task_id=task.id, chunk_id=source.chunk_id or "", doc_id=source.doc.doc_id,
+            doc=source.doc.file_name, page=source.page, section=source.section, depth=depth,
+            tier=_tier(depth, relevance, s.tier1_min_relevance), relevance=round(relevance, 3),
+            info=reading.info.strip(), quotes=await _quotes(source, reading), references=reading.references,
+            referenced_from=source.item.referenced_from if source.item else None,
+            via=source.item.via if source.item else None, turns=turns,
+            served_requests=sum(1 for x in reader.sources.values() if x.item is None),
+        ))
+    return findings

@@ -30,8 +30,15 @@ def describe(event: ev.Event) -> str | None:
             return f"drift filter: {k} kept, {f} filtered"
         case ev.QualityChecked(total=total, revision_needed=r):
             return f"quality {total}/400" + (" — revising once" if r else "")
+        case ev.ReportReady(citations=c, quality=q, kind="evidence"):
+            return f"evidence report ready (the model wrote no usable answer): {c} citations"
         case ev.ReportReady(citations=c, quality=q):
             return f"report ready: {c} citations, quality {q}/400"
+        case ev.EstimateReady(seconds=s, llm_calls=n, prompt_tps=p, answer_tps=a):
+            return (f"estimate: the research and report take about {_duration(s)} here ({n} LLM calls; the server "
+                    f"reads {p:.0f} and writes {a:.0f} tokens/s)")
+        case ev.RequestFailed(purpose=p, error=e):
+            return f"LLM request failed ({p}): {e}"
         case ev.TokenUsage(purpose=p, call=u):
             return f"  [{p}: {u.prompt_tokens}+{u.completion_tokens} tokens, {u.seconds:.1f}s]"
         case ev.Warning(message=m) | ev.Error(message=m):
@@ -39,3 +46,11 @@ def describe(event: ev.Event) -> str | None:
         case ev.RunStopped(message=m):
             return m
     return None
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"

@@ -11,27 +11,43 @@ from __future__ import annotations
 
 from desktop.engine import events as ev
 from desktop.engine import prompts as P
-from desktop.engine.context import answers_block, budgeted_excerpts, bullet_list, dialogue, language_check
+from desktop.engine.checks import all_of, distinct, in_language, is_search, language_check, search_check
+from desktop.engine.context import answers_block, budgeted_excerpts, bullet_list, dialogue, excerpt_budget
 from desktop.engine.schemas import ClarificationResult, FollowUpQuestions, RetrievalAnalysis, SearchQueries
 from desktop.engine.state import ClarifyRound, Pending, QueryAnchor, RetrievedChunk, RoundAnalysis, Termination, now
 from desktop.engine.step import StepContext
 from desktop.kb.language import detect_language
 
 
+def documents_language(ctx: StepContext, default: str) -> str:
+    """The language most of the knowledge base is written in (by pages): queries are written in it, so
+    an English question over German statutes also reaches the German lexical index."""
+    pages: dict[str, int] = {}
+    for d in ctx.documents().values():
+        pages[d.language] = pages.get(d.language, 0) + d.pages
+    return max(pages, key=pages.__getitem__) if pages else default
+
+
 async def start(ctx: StepContext) -> str:
     state = ctx.state
     state.language = detect_language(state.question, default=state.language)
+    state.doc_language = documents_language(ctx, state.language)
     state.clarification.rounds = [ClarifyRound(index=1)]
     ctx.emit(ev.PhaseStarted(phase="clarify"))
     return "clarify.queries"
 
 
-def _count_check(n: int):  # noqa: ANN202
-    def check(value: object) -> str | None:
+def _queries_check(n: int):  # noqa: ANN202
+    def count(value: object) -> str | None:
         got = len(value.queries)  # type: ignore[attr-defined]
         return None if got >= n else f"Write exactly {n} queries, not {got}."
 
-    return check
+    return all_of(count, search_check(lambda v: v.queries))  # type: ignore[attr-defined]
+
+
+def _searches(queries: list[str], exclude: set[str]) -> list[str]:
+    """The model's queries that are searches, each once, none already used."""
+    return [q for q in distinct(queries) if is_search(q) and q.casefold() not in exclude]
 
 
 async def queries(ctx: StepContext) -> str:
@@ -40,26 +56,26 @@ async def queries(ctx: StepContext) -> str:
     rnd = cl.current
     assert rnd is not None
     if rnd.index == 1:
-        angles = "; ".join(P.FIRST_ANGLES[: max(1, n)])
-        answer = await ctx.ask_or(lambda: SearchQueries(queries=[state.question]), P.QUERIES_FIRST, SearchQueries,
-                                  _count_check(n), question=state.question, n=n, angles=angles)
-        found = [q.strip() for q in answer.queries if q.strip()]
-        # the original question is always the first query, whatever the model wrote
-        rnd.queries = [state.question] + [q for q in found if q.casefold() != state.question.casefold()][: n - 1]
+        # the question itself is always the first query; the model adds n - 1 other angles
+        rnd.queries = [state.question]
+        if n > 1:
+            answer = await ctx.ask_or(lambda: SearchQueries(queries=[state.question]), P.QUERIES_FIRST, SearchQueries,
+                                      _queries_check(n - 1), lenient=True, question=state.question, n=n - 1,
+                                      angles="; ".join(P.FIRST_ANGLES[: n - 1]), doc_language=state.doc_language)
+            rnd.queries += _searches(answer.queries, {state.question.casefold()})[: n - 1]
     else:
         used = [q for r in cl.rounds[:-1] for q in r.queries]
         last = cl.rounds[-2].analysis
         gaps_as_queries = lambda: SearchQueries(queries=(last.knowledge_gaps if last else [])[:n] or [state.question])  # noqa: E731
         answer = await ctx.ask_or(
-            gaps_as_queries, P.QUERIES_NEXT, SearchQueries, _count_check(n), question=state.question, n=n,
-            answers=bullet_list([r.answer for r in cl.rounds if r.answer]),
+            gaps_as_queries, P.QUERIES_NEXT, SearchQueries, _queries_check(n), lenient=True, question=state.question,
+            n=n, answers=bullet_list([r.answer for r in cl.rounds if r.answer]),
             gaps=bullet_list(last.knowledge_gaps if last else []), used=bullet_list(used),
-            angles="; ".join(P.NEXT_ANGLES[:n]),
+            angles="; ".join(P.NEXT_ANGLES[:n]), doc_language=state.doc_language,
         )
-        seen = {q.casefold() for q in used}
-        rnd.queries = [q.strip() for q in answer.queries if q.strip() and q.strip().casefold() not in seen][:n]
+        rnd.queries = _searches(answer.queries, {q.casefold() for q in used})[:n]
         if not rnd.queries:  # the model only repeated itself: keep going with the gaps as queries
-            rnd.queries = (last.knowledge_gaps if last else [state.question])[:n]
+            rnd.queries = (last.knowledge_gaps if last else [state.question])[:n] or [state.question]
     ctx.emit(ev.QueriesGenerated(round=rnd.index, queries=rnd.queries))
     return "clarify.retrieve"
 
@@ -82,6 +98,8 @@ async def retrieve(ctx: StepContext) -> str:
             )
             new.append(hit.chunk_id)
     rnd.new_chunks, rnd.duplicates = new, duplicates
+    if rnd.index == 1 and new:  # budgets in the model's own tokens: its tokenizer on the text it will read
+        await ctx.llm.calibrate("\n".join(cl.chunks[c].text for c in new[:6]))
     ctx.emit(ev.ChunksRetrieved(round=rnd.index, new=len(new), duplicates=duplicates, chunk_ids=new))
     return "clarify.analyze"
 
@@ -99,35 +117,32 @@ async def analyze(ctx: StepContext) -> str:
     state, cl = ctx.state, ctx.state.clarification
     rnd = cl.current
     assert rnd is not None
-    excerpts = await _relevant_excerpts(ctx, ctx.settings.analysis_context_tokens)
-    analysis = await ctx.ask_or(lambda: RetrievalAnalysis(coverage=0.0), P.ANALYZE, RetrievalAnalysis,
-                                question=state.question, answers=answers_block(cl.rounds), excerpts=excerpts)
-    rnd.analysis = RoundAnalysis(**analysis.model_dump())
+    values = {"question": state.question, "answers": answers_block(cl.rounds)}
+    budget = await excerpt_budget(ctx, P.ANALYZE, RetrievalAnalysis, ctx.settings.analysis_context_tokens,
+                                  excerpts="", **values)
+    check = language_check(state.language, lambda v: [v.scope, *v.knowledge_gaps])  # type: ignore[attr-defined]
+    analysis = await ctx.ask_or(lambda: RetrievalAnalysis(coverage=0), P.ANALYZE, RetrievalAnalysis, check,
+                                lenient=True, excerpts=await _relevant_excerpts(ctx, budget), **values)
+    # one gap said five times, or in another language, is not five gaps for this user
+    gaps = in_language(distinct(analysis.knowledge_gaps), state.language)
+    coverage = analysis.coverage / 100
+    rnd.analysis = RoundAnalysis(**analysis.model_dump(exclude={"knowledge_gaps", "coverage"}), knowledge_gaps=gaps,
+                                 coverage=coverage)
     s = ctx.settings
     rnd.suggest_end = (
         rnd.index > 1
-        and analysis.coverage >= s.converge_coverage
+        and coverage >= s.converge_coverage
         and rnd.duplicate_share >= s.converge_duplicate_share
-        and len(analysis.knowledge_gaps) <= s.converge_max_gaps
+        and len(gaps) <= s.converge_max_gaps
     )
-    ctx.emit(ev.CoverageUpdated(round=rnd.index, coverage=analysis.coverage, gaps=analysis.knowledge_gaps))
+    ctx.emit(ev.CoverageUpdated(round=rnd.index, coverage=coverage, gaps=gaps))
+    if state.auto:  # nobody would answer questions: go on to the plan with what is known
+        return end(ctx, "auto")
     return "clarify.questions"
 
 
 def over_budget(ctx: StepContext) -> bool:
     return ctx.state.usage.total_tokens >= ctx.settings.clarify_token_budget
-
-
-def _distinct(texts: list[str]) -> list[str]:
-    """Stripped, in order, each once: a small model may ask the same question twice."""
-    seen: set[str] = set()
-    out = []
-    for text in texts:
-        text = " ".join(text.split())
-        if text and text.casefold() not in seen:
-            seen.add(text.casefold())
-            out.append(text)
-    return out
 
 
 async def questions(ctx: StepContext) -> str:
@@ -139,10 +154,10 @@ async def questions(ctx: StepContext) -> str:
     s = ctx.settings
     check = language_check(state.language, lambda v: v.questions)  # type: ignore[attr-defined]
     asked = await ctx.ask_or(lambda: FollowUpQuestions.model_construct(questions=[]), P.QUESTIONS, FollowUpQuestions,
-                             check, question=state.question, answers=answers_block(cl.rounds),
+                             check, lenient=True, question=state.question, answers=answers_block(cl.rounds),
                              scope=rnd.analysis.scope or "(unclear)", gaps=bullet_list(rnd.analysis.knowledge_gaps),
                              q_min=s.questions_min, q_max=s.questions_max)
-    rnd.questions = _distinct(asked.questions)[: s.questions_max]
+    rnd.questions = distinct(asked.questions)[: s.questions_max]
     if not rnd.questions:
         return end(ctx, "model_failed")  # nothing to ask: go on to the plan with what is known
     state.pending = Pending(kind="answer", round=rnd.index)
@@ -181,21 +196,23 @@ def take_answer(ctx: StepContext, text: str | None, ends: bool) -> str:
 async def finalize(ctx: StepContext) -> str:
     state, cl = ctx.state, ctx.state.clarification
     last = next((r.analysis for r in reversed(cl.rounds) if r.analysis), None) or RoundAnalysis()
-    check = language_check(state.language, lambda v: [v.summary, v.scope])  # type: ignore[attr-defined]
+    check = all_of(language_check(state.language, lambda v: [v.summary, v.scope]),  # type: ignore[attr-defined]
+                   search_check(lambda v: v.research_queries))  # type: ignore[attr-defined]
     used = [q for r in cl.rounds for q in r.queries]
     fallback = lambda: ClarificationResult(  # noqa: E731 - what is known without the model's summary
         research_queries=used or [state.question], scope=last.scope, summary=state.question,
         refinements=[r.answer for r in cl.rounds if r.answer], key_entities=last.entities)
     result = await ctx.ask_or(
-        fallback, P.FINALIZE, ClarificationResult, check, question=state.question, dialogue=dialogue(cl.rounds),
-        concepts=", ".join(last.key_concepts) or "-", entities=", ".join(last.entities) or "-",
-        scope=last.scope or "-", gaps=", ".join(last.knowledge_gaps) or "-",
+        fallback, P.FINALIZE, ClarificationResult, check, lenient=True, question=state.question,
+        dialogue=dialogue(cl.rounds), concepts=", ".join(last.key_concepts) or "-",
+        entities=", ".join(last.entities) or "-", scope=last.scope or "-", gaps=", ".join(last.knowledge_gaps) or "-",
+        doc_language=state.doc_language,
     )
-    cl.research_queries = list(dict.fromkeys(q.strip() for q in result.research_queries if q.strip()))
-    cl.summary = result.summary.strip()
+    cl.research_queries = _searches(result.research_queries, set()) or used or [state.question]
+    cl.summary = " ".join(result.summary.split()) or state.question
     state.anchor = QueryAnchor(
-        original_query=state.question, language=state.language, key_entities=result.key_entities,
-        scope=result.scope, refinements=result.refinements, avoid=result.avoid, created_at=now(),
+        original_query=state.question, language=state.language, key_entities=distinct(result.key_entities),
+        scope=result.scope, refinements=distinct(result.refinements), avoid=distinct(result.avoid), created_at=now(),
     )
     ctx.emit(ev.ClarificationEnded(reason=cl.termination or "user_end", research_queries=cl.research_queries,
                                    summary=cl.summary))

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from desktop.engine import events as ev
 from desktop.engine import prompts as P
-from desktop.engine.context import budgeted_excerpts, bullet_list, language_check
+from desktop.engine.checks import all_of, answerable_check, language_check, subject_overlap
+from desktop.engine.context import budgeted_excerpts, bullet_list, excerpt_budget
+from desktop.engine.estimate import research_estimate
+from desktop.engine.prompts import Prompt
 from desktop.engine.schemas import PlanProposal
 from desktop.engine.state import Pending, Plan, RetrievedChunk, Todo
 from desktop.engine.step import StepContext
@@ -16,12 +19,16 @@ class PlanEditError(ValueError):
     """An edit the plan cannot take; the message says why."""
 
 
-def _check(language: str):  # noqa: ANN202
-    return language_check(language, lambda v: [i.task for i in v.items] + ([v.reason] if v.reason else []))  # type: ignore[attr-defined]
+def _check(language: str, question: str, excerpts: list[str]):  # noqa: ANN202
+    return all_of(
+        language_check(language, lambda v: [i.task for i in v.items] + ([v.reason] if v.reason else [])),  # type: ignore[attr-defined]
+        answerable_check(question, excerpts),
+    )
 
 
-async def _excerpts(ctx: StepContext) -> str:
-    """What the clarification found plus a fresh search for the research queries, most relevant first."""
+async def _excerpts(ctx: StepContext, prompt: Prompt, **values: object) -> tuple[str, list[str]]:
+    """What the clarification found plus a fresh search for the research queries, most relevant first,
+    within the plan's budget. Returns the excerpt block and the texts shown."""
     state, cl = ctx.state, ctx.state.clarification
     pool = dict(cl.chunks)
     queries = cl.research_queries or [state.question]
@@ -31,8 +38,9 @@ async def _excerpts(ctx: StepContext) -> str:
                 chunk_id=hit.chunk_id, doc_id=hit.doc_id, doc=hit.doc, page=hit.page, section=hit.section,
                 text=hit.text, query=query, round=0, rank=rank))
     order = await ctx.rank(" ".join([state.question, cl.summary or ""] + queries), list(pool))
-    text, _ = budgeted_excerpts([pool[c] for c in order], ctx.settings.plan_context_tokens, ctx.llm.count_tokens)
-    return text
+    budget = await excerpt_budget(ctx, prompt, PlanProposal, ctx.settings.plan_context_tokens, excerpts="", **values)
+    text, shown = budgeted_excerpts([pool[c] for c in order], budget, ctx.llm.count_tokens)
+    return text, [pool[c].text for c in shown]
 
 
 def _values(ctx: StepContext) -> dict[str, object]:
@@ -52,7 +60,7 @@ def _no_plan() -> PlanProposal:
     return PlanProposal(answerable=True, reason="", items=[])
 
 
-def _adopt(ctx: StepContext, proposal: PlanProposal, revision: int) -> str:
+def _adopt(ctx: StepContext, proposal: PlanProposal, revision: int, shown: list[str]) -> str:
     state = ctx.state
     task0 = Todo(id=0, task=state.question, context=state.clarification.summary or "")
     keep = min(ctx.settings.plan_max_initial, ctx.settings.plan_max_items - 1)  # what the prompt asked for
@@ -62,11 +70,19 @@ def _adopt(ctx: StepContext, proposal: PlanProposal, revision: int) -> str:
         Todo(id=i, task=item.task.strip(), context=item.context.strip(), subtasks=[s.strip() for s in item.subtasks if s.strip()])
         for i, item in enumerate(proposal.items[:keep], start=1)
     ]
-    note = None if proposal.answerable else (proposal.reason or "The knowledge base does not seem to hold the answer.")
-    state.plan = Plan(items=items, revision=revision, answerable=proposal.answerable, note=note)
+    answerable = proposal.answerable
+    if not answerable and (hit := subject_overlap(state.question, shown)) is not None:
+        # the model kept saying "nothing relevant" with an excerpt on the question's subject in view
+        answerable = True
+        ctx.warn(f"plan: the model called the question unanswerable, but excerpt [{hit[0]}] concerns its subject "
+                 f"({', '.join(hit[1][:5])}); the research goes ahead")
+    note = None if answerable else (proposal.reason or "The knowledge base does not seem to hold the answer.")
+    state.plan = Plan(items=items, revision=revision, answerable=answerable, note=note)
     state.pending = Pending(kind="approve_plan")
     ctx.emit(ev.TodosProposed(revision=revision, items=[t.model_dump() for t in items],
-                              answerable=proposal.answerable, note=note))
+                              answerable=answerable, note=note))
+    if (estimate := research_estimate(ctx, "plan")) is not None:
+        ctx.emit(estimate)  # before approving: how long the research of this plan will take here
     ctx.emit(ev.CheckpointReached(kind="approve_plan"))
     return "plan.wait"
 
@@ -75,18 +91,22 @@ async def propose(ctx: StepContext) -> str:
     if ctx.state.phase != "plan":
         ctx.state.phase = "plan"
         ctx.emit(ev.PhaseStarted(phase="plan"))
-    proposal = await ctx.ask_or(_no_plan, P.PLAN, PlanProposal, _check(ctx.state.language),
-                                excerpts=await _excerpts(ctx), **_values(ctx))
-    return _adopt(ctx, proposal, revision=1)
+    values = _values(ctx)
+    excerpts, shown = await _excerpts(ctx, P.PLAN, **values)
+    proposal = await ctx.ask_or(_no_plan, P.PLAN, PlanProposal, _check(ctx.state.language, ctx.state.question, shown),
+                                lenient=True, excerpts=excerpts, **values)
+    return _adopt(ctx, proposal, 1, shown)
 
 
 async def replan(ctx: StepContext) -> str:
     plan = ctx.state.plan
     assert plan is not None and plan.feedback
     current = "\n".join(f"{t.id}. {t.task}" + (f" — {t.context}" if t.context else "") for t in plan.items)
-    proposal = await ctx.ask_or(_no_plan, P.REPLAN, PlanProposal, _check(ctx.state.language), plan=current,
-                                feedback=plan.feedback, excerpts=await _excerpts(ctx), **_values(ctx))
-    return _adopt(ctx, proposal, revision=plan.revision + 1)
+    values = {**_values(ctx), "plan": current, "feedback": plan.feedback}
+    excerpts, shown = await _excerpts(ctx, P.REPLAN, **values)
+    proposal = await ctx.ask_or(_no_plan, P.REPLAN, PlanProposal, _check(ctx.state.language, ctx.state.question, shown),
+                                lenient=True, excerpts=excerpts, **values)
+    return _adopt(ctx, proposal, plan.revision + 1, shown)
 
 
 # --- edits: commands of the user, no LLM involved ------------------------------------------------------

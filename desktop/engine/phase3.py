@@ -10,14 +10,17 @@ import asyncio
 
 from desktop.engine import events as ev
 from desktop.engine import prompts as P
-from desktop.engine.context import language_check
-from desktop.engine.extraction import extract
+from desktop.engine.checks import language_check
+from desktop.engine.estimate import research_estimate
+from desktop.engine.extraction import read_batch
 from desktop.engine.research_state import Finding, TaskRun, TaskSummary, WorkItem
 from desktop.engine.schemas import TaskSummaryAnswer
 from desktop.engine.state import Todo
 from desktop.engine.step import StepContext
-from desktop.llm.types import BadOutput
 from desktop.kb.search import rrf
+from desktop.llm.types import BadOutput, PromptTooLong
+
+SUMMARY_MIN_FINDINGS = 3  # fewer findings are their own summary
 
 
 def _todo(ctx: StepContext, task_id: int) -> Todo:
@@ -33,6 +36,8 @@ async def start(ctx: StepContext) -> str:
     if not research.tasks:
         research.tasks = [TaskRun(task_id=t.id) for t in state.plan.items]
     ctx.emit(ev.PhaseStarted(phase="research"))
+    if (estimate := research_estimate(ctx, "research")) is not None:
+        ctx.emit(estimate)
     return "research.next_task"
 
 
@@ -63,44 +68,59 @@ def _plan_status(ctx: StepContext, task_id: int, status: str) -> None:
     _todo(ctx, task_id).status = status  # type: ignore[assignment]
 
 
-def _origin(research_findings: list[Finding], finding_id: str | None) -> str | None:
-    source = next((f for f in research_findings if f.id == finding_id), None)
-    if source is None:
-        return None
-    return f"{source.doc}, p. {source.page}" + (f", {source.section}" if source.section else "")
+def _stop_when_nothing_helps(ctx: StepContext, run: TaskRun, taken: list[WorkItem], found: list[Finding]) -> None:
+    """Search results come best first: when a full batch of them helped nothing, the lower-ranked rest
+    will not either — the task stops reading them (followed references stay queued)."""
+    searched = {w.chunk_id for w in taken if w.depth == 0}
+    if len(searched) < ctx.settings.extract_batch or any(f.chunk_id in searched for f in found):
+        return
+    rest = [w for w in run.queue if w.depth == 0]
+    if rest:
+        run.queue = [w for w in run.queue if w.depth > 0]
+        run.skipped_unhelpful += len(rest)
+        ctx.emit(ev.Warning(message=f"task {run.task_id}: none of the {len(searched)} excerpts just read helped; its "
+                                    f"{len(rest)} lower-ranked search results are not read"))
+
+
+def _where(f: Finding) -> str:
+    return f"{f.doc}, p. {f.page}" + (f", {f.section}" if f.section else "")
 
 
 async def extract_batch(ctx: StepContext) -> str:
+    """One step: up to ``extract_concurrency`` batches of ``extract_batch`` chunks, read concurrently; a
+    killed run loses at most this step's batches."""
     research = ctx.state.later.research
     assert research.current is not None
     run = research.task(research.current)
     if run.task_id in research.skip_requested:
         return "research.summarize"
     todo = _todo(ctx, run.task_id)
-    # A batch twice the concurrency keeps the LLM busy while the slowest reads of a batch finish;
-    # a killed run loses at most this batch.
-    size = 2 * ctx.settings.extract_concurrency
-    batch, run.queue = run.queue[:size], run.queue[size:]
-    for item in batch:
+    s = ctx.settings
+    size = s.extract_batch * s.extract_concurrency
+    taken, run.queue = run.queue[:size], run.queue[size:]
+    batches = [taken[i:i + s.extract_batch] for i in range(0, len(taken), s.extract_batch)]
+    for item in taken:
         research.visited.append(item.chunk_id)
-    first_id, research.issued = research.issued, research.issued + len(batch)
     tokens_before = ctx.state.usage.total_tokens
-    gate = asyncio.Semaphore(ctx.settings.extract_concurrency)
+    origins = {f.id: _where(f) for f in research.findings}
 
-    async def read(i: int, item: WorkItem) -> Finding | None:
-        async with gate:
-            try:
-                return await extract(ctx, todo, item, f"F{first_id + i + 1}",
-                                     _origin(research.findings, item.referenced_from))
-            except BadOutput as exc:  # one unreadable answer costs this chunk, not the run
-                ctx.warn(f"research.extract: no usable answer for a chunk ({exc}); it was skipped")
-                return None
+    def new_id() -> str:
+        research.issued += 1
+        return f"F{research.issued}"
 
-    found = await asyncio.gather(*(read(i, item) for i, item in enumerate(batch)))
-    run.extracted += len(batch)
-    if any(item.depth for item in batch):
+    async def read(batch: list[WorkItem]) -> list[Finding]:
+        try:
+            return await read_batch(ctx, todo, batch, new_id, origins)
+        except (BadOutput, PromptTooLong) as exc:  # one unreadable answer costs this batch, not the run
+            ctx.warn(f"research.extract: no usable answer for {len(batch)} excerpts ({exc}); they were skipped")
+            return []
+
+    found = await asyncio.gather(*(read(b) for b in batches))
+    run.extracted += len(taken)
+    _stop_when_nothing_helps(ctx, run, taken, [f for batch in found for f in batch])
+    if any(item.depth for item in taken):
         run.reference_tokens += ctx.state.usage.total_tokens - tokens_before
-    for finding in (f for f in found if f is not None):
+    for finding in (f for batch in found for f in batch):
         research.findings.append(finding)
         ctx.emit(ev.FindingAdded(task_id=run.task_id, finding_id=finding.id, tier=finding.tier, doc=finding.doc,
                                  page=finding.page, relevance=finding.relevance,
@@ -123,8 +143,10 @@ async def _follow(ctx: StepContext, run: TaskRun, finding: Finding) -> None:
             if not target.chunk_ids or target.doc_id is None:
                 continue
             if run.doc_follows.get(target.doc_id, 0) >= s.reference_max_per_doc:
-                ctx.emit(ev.Warning(message=f"stopped following references into {target.doc}: followed "
-                                            f"{s.reference_max_per_doc} times for task {run.task_id}"))
+                if target.doc_id not in run.capped_docs:  # said once per task and document
+                    run.capped_docs.append(target.doc_id)
+                    ctx.warn(f"stopped following references into {target.doc}: followed "
+                             f"{s.reference_max_per_doc} times for task {run.task_id}")
                 continue
             best = await ctx.rank(f"{_todo(ctx, run.task_id).task} {finding.info}", target.chunk_ids)
             chunk_id = next((c for c in best if c not in queued), None)
@@ -155,9 +177,13 @@ async def summarize(ctx: StepContext) -> str:
     todo = _todo(ctx, run.task_id)
     skipped = run.task_id in research.skip_requested
     findings = [f for f in research.findings if f.task_id == run.task_id]
-    if findings and not skipped:
+    if findings and not skipped and len(findings) < SUMMARY_MIN_FINDINGS:
+        # one or two findings say it themselves: no LLM call to restate them
+        run.summary = TaskSummary(summary=" ".join(" ".join(f.info.split()) for f in findings),
+                                  key_points=[f.info for f in findings])
+    elif findings and not skipped:
         check = language_check(ctx.state.language, lambda v: [v.summary])  # type: ignore[attr-defined]
-        answer = await ctx.ask_or(lambda: None, P.TASK_SUMMARY, TaskSummaryAnswer, check,  # type: ignore[arg-type, return-value]
+        answer = await ctx.ask_or(lambda: None, P.TASK_SUMMARY, TaskSummaryAnswer, check, lenient=True,  # type: ignore[arg-type, return-value]
                                   question=ctx.state.question, task=todo.task, findings=_findings_text(findings))
         run.summary = TaskSummary(**answer.model_dump()) if answer else None
     run.queue = []

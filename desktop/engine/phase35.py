@@ -27,7 +27,7 @@ def _lines(findings: list[Finding]) -> str:
 
 def _all_scored(ids: list[str]):  # noqa: ANN202
     def check(value: object) -> str | None:
-        missing = set(ids) - {s.id for s in value.scores}  # type: ignore[attr-defined]
+        missing = set(ids) - {s.id.strip().upper() for s in value.scores}  # type: ignore[attr-defined]
         return f"Score every finding; missing: {', '.join(sorted(missing))}." if missing else None
 
     return check
@@ -42,9 +42,11 @@ async def filter_drift(ctx: StepContext) -> str:
 
     async def score(batch: list[Finding]) -> DriftScores:
         # unscored findings keep their own relevance as the score: a failed check filters nothing
-        unscored = lambda: DriftScores(scores=[DriftScore(id=f.id, score=f.relevance, reason=NOT_SCORED) for f in batch])  # noqa: E731
+        unscored = lambda: DriftScores(scores=[DriftScore(id=f.id, score=round(3 * f.relevance), reason=NOT_SCORED)  # noqa: E731
+                                               for f in batch])
         return await ctx.ask_or(
-            unscored, P.DRIFT, DriftScores, _all_scored([f.id for f in batch]), question=state.question,
+            unscored, P.DRIFT, DriftScores, _all_scored([f.id for f in batch]), lenient=True,
+            answer_tokens=P.DRIFT.max_tokens * len(batch), question=state.question,
             summary=state.clarification.summary or state.question, scope=anchor.scope if anchor else "-",
             entities=", ".join(anchor.key_entities) if anchor else "-",
             avoid="; ".join(anchor.avoid) if anchor and anchor.avoid else "-", findings=_lines(batch),
@@ -53,10 +55,13 @@ async def filter_drift(ctx: StepContext) -> str:
     batches = [findings[i : i + _BATCH] for i in range(0, len(findings), _BATCH)]
     thresholds = ctx.settings.drift_thresholds
     for batch, answer in zip(batches, await asyncio.gather(*(score(b) for b in batches))):  # independent calls
-        scores = {s.id: s for s in answer.scores}
+        scores = {s.id.strip().upper(): s for s in answer.scores}
         for f in batch:
-            s = scores[f.id]
-            f.drift = DriftVerdict(score=s.score, reason=s.reason.strip(), kept=s.score >= thresholds[f.tier - 1])
+            s = scores.get(f.id)
+            if s is None:  # a lenient answer that still misses a finding: its own relevance stands in
+                s = DriftScore(id=f.id, score=round(3 * f.relevance), reason=NOT_SCORED)
+            score = s.score / 3
+            f.drift = DriftVerdict(score=round(score, 3), reason=s.reason.strip(), kept=score >= thresholds[f.tier - 1])
     _keep_minimum_primary(findings, ctx.settings.drift_min_primary)
     filtered = [f for f in findings if f.drift and not f.drift.kept]
     share = len(filtered) / len(findings) if findings else 0.0

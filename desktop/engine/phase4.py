@@ -1,8 +1,12 @@
-"""Phase 4 — synthesis (DESIGN §5): the answer in the question's language from the tiered findings,
-every claim with [n] markers, streamed as it is written; the language and the markers checked and
-enforced; quotes in the answer that are not in their sources lose their quotation marks; a quality
-check scores it 0–400 (the checker reads the cited sources) and one focused revision follows a low
-score; deterministic figures beside it."""
+"""Phase 4 — synthesis (DESIGN §5): the answer in the question's language from the tiered findings.
+
+Citations are structure, not hoped-for text: the model returns statements, each with the numbers of
+the sources it rests on (``SynthesisAnswer``), and Rabbithole renders them to Markdown with ``[n]``
+markers. A statement without a valid source is left out, never made a citation. Quotes in the answer
+that are not in their sources lose their quotation marks. A quality check scores the answer 0–400 by an
+anchored rubric (the checker reads the cited findings) and one focused revision follows a low score;
+deterministic figures stand beside it. When the model cannot write a usable answer, the run still ends
+in a report: phase 5 builds an evidence report from the verified findings (``Synthesis.fallback``)."""
 
 from __future__ import annotations
 
@@ -10,19 +14,20 @@ import re
 
 from desktop.engine import events as ev
 from desktop.engine import prompts as P
-from desktop.engine.context import language_check
+from desktop.engine.checks import language_check
 from desktop.engine.quotes import verify_quote
 from desktop.engine.research_state import Finding
-from desktop.engine.schemas import QualityAnswer
+from desktop.engine.schemas import QualityAnswer, Statement, SynthesisAnswer
+from desktop.engine.sentences import sentences
 from desktop.engine.step import StepContext
-from desktop.llm.types import BadOutput, CallOptions, Message
+from desktop.llm.types import BadOutput, PromptTooLong
+from desktop.report.labels import LABELS
 from desktop.report.model import Quality
 
 MARKER = re.compile(r"\[(\d{1,3})\]")
+_ANY_MARKER = re.compile(r"\s*\[(?:\d{1,3}(?:\s*[,;–-]\s*\d{1,3})*)\]")  # "[2]", "[2, 5]" a model wrote anyway
 # A quotation in the answer: typographic or straight quotes around at least four words.
 QUOTED = re.compile(r"[„“\"]([^„“”\"\n]{12,600}?)[“”\"]")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-ZÄÖÜ0-9„\"(])")
-_STREAM_CHUNK = 120  # characters per synthesis_tokens event
 
 
 def kept_findings(ctx: StepContext) -> list[Finding]:
@@ -32,32 +37,32 @@ def kept_findings(ctx: StepContext) -> list[Finding]:
     return sorted(kept, key=lambda f: (f.tier, -f.relevance * weights[f.tier - 1]))
 
 
-def _source_block(n: int, f: Finding, weights: tuple[float, float, float]) -> str:
+def _source_block(n: int, f: Finding) -> str:
     where = f"{f.doc}, p. {f.page}" + (f", {f.section}" if f.section else "")
     label = {1: "primary", 2: "secondary", 3: "tertiary"}[f.tier]
-    quotes = "".join(f'\n    verified quote: "{q.display}"' for q in f.verified_quotes)
+    quotes = "".join(f'\n    verified quote: "{" ".join((q.display or "").split())}"' for q in f.verified_quotes)
     via = f" (reached through '{f.via}')" if f.via else ""
-    return f"[{n}] {where} - {label}, weight {weights[f.tier - 1]}{via}: {f.info}{quotes}"
+    return f"[{n}] {where} ({label}{via}): {f.info}{quotes}"
 
 
-def numbered_sources(ctx: StepContext) -> list[Finding]:
-    """The findings the synthesis may cite, within its token budget."""
+def numbered_sources(ctx: StepContext, budget: int) -> list[Finding]:
+    """The findings the synthesis may cite, strongest first, within ``budget`` tokens."""
     chosen, used = [], 0
     for f in kept_findings(ctx):
-        cost = ctx.llm.count_tokens(_source_block(len(chosen) + 1, f, ctx.settings.tier_weights))
-        if used + cost > ctx.settings.synthesis_context_tokens:
+        cost = ctx.llm.count_tokens(_source_block(len(chosen) + 1, f))
+        if used + cost > budget:
             break
         chosen.append(f)
         used += cost
     return chosen
 
 
-def _tasks_text(ctx: StepContext) -> str:
+def tasks_text(ctx: StepContext) -> str:
     plan = ctx.state.plan
     lines = []
     for t in plan.items if plan else []:
         run = next((r for r in ctx.state.later.research.tasks if r.task_id == t.id), None)
-        summary = run.summary.summary if run and run.summary else ("(skipped)" if run and run.status == "skipped" else "(no findings)")
+        summary = run.summary.summary if run and run.summary else ("(skipped)" if run and run.status == "skipped" else "(no summary)")
         lines.append(f"{t.id}. {t.task}: {summary}")
     return "\n".join(lines)
 
@@ -69,57 +74,89 @@ def _values(ctx: StepContext, sources: list[Finding]) -> dict[str, object]:
         "summary": ctx.state.clarification.summary or ctx.state.question,
         "scope": anchor.scope if anchor else "-",
         "avoid": "; ".join(anchor.avoid) if anchor and anchor.avoid else "-",
-        "tasks": _tasks_text(ctx),
-        "sources": "\n".join(_source_block(i, f, ctx.settings.tier_weights) for i, f in enumerate(sources, 1)) or "(none)",
+        "tasks": tasks_text(ctx),
+        "sources": "\n".join(_source_block(i, f) for i, f in enumerate(sources, 1)) or "(none)",
     }
 
 
-def problem(answer: str, n_sources: int, check_language) -> str | None:  # noqa: ANN001
-    if not answer.strip():
-        return "the answer is empty"
-    numbers = {int(m) for m in MARKER.findall(answer)}
-    if n_sources and not numbers:
-        return "it has no citation markers; every factual sentence needs one, like [1]"
-    wrong = sorted(n for n in numbers if not 1 <= n <= n_sources)
-    if wrong:
-        return f"it cites sources that do not exist: {', '.join(f'[{n}]' for n in wrong)} (there are {n_sources})"
-    return check_language(answer)
+def _cited(statement: Statement, n_sources: int) -> list[int]:
+    return list(dict.fromkeys(n for n in statement.sources if 1 <= n <= n_sources))
 
 
-async def _stream(ctx: StepContext, messages: list[Message], attempt: int) -> str:
-    parts: list[str] = []
-    pending = ""
-    async for piece in ctx.llm.stream_text(messages, CallOptions(purpose="synthesis.write")):
-        parts.append(piece)
-        pending += piece
-        if len(pending) >= _STREAM_CHUNK:
-            ctx.emit(ev.SynthesisTokens(text=pending, attempt=attempt))
-            pending = ""
-    if pending:
-        ctx.emit(ev.SynthesisTokens(text=pending, attempt=attempt))
-    ctx.record_stream("synthesis.write", messages)
-    return "".join(parts).strip()
+def _check(n_sources: int, language: str):  # noqa: ANN202
+    in_language = language_check(language, lambda v: [s.text for s in v.answer + v.details])  # type: ignore[attr-defined]
+
+    def check(value: object) -> str | None:
+        answer: SynthesisAnswer = value  # type: ignore[assignment]
+        if not any(_cited(s, n_sources) for s in answer.answer + answer.details):
+            return P.NO_CITED_STATEMENT.format(n=n_sources)
+        return in_language(value)
+
+    return check
 
 
-async def _compose(ctx: StepContext, sources: list[Finding], feedback: str) -> str:
-    """Write (or revise) the answer; invalid answers are redone with the problem stated, a bounded number of times."""
-    check = language_check(ctx.state.language, lambda v: [str(v)])
-    messages = P.SYNTHESIS.render(language=ctx.state.language, feedback=feedback, **_values(ctx, sources))
-    trouble = None
-    for attempt in range(1, ctx.settings.synthesis_attempts + 1):
-        answer = await _stream(ctx, messages, attempt)
-        trouble = problem(answer, len(sources), check)
-        if trouble is None:
-            return answer
-        messages = messages + [Message(role="assistant", content=answer),
-                               Message(role="user", content=P.SYNTHESIS_PROBLEM.format(problem=trouble))]
-    raise BadOutput(f"the synthesis could not be written acceptably ({trouble})", [])
+def _plain(text: str) -> str:
+    return " ".join(_ANY_MARKER.sub("", text).split())
+
+
+def _with_markers(statement: Statement, numbers: list[int]) -> str:
+    """'First sentence [1][3]. Second sentence [1][3].' — each sentence of the statement carries its
+    sources, the markers before the closing full stop, as a reader expects them."""
+    markers = "".join(f"[{n}]" for n in numbers)
+    out = []
+    for sentence in sentences(_plain(statement.text)):
+        if sentence[-1:] in (".", "!", "?"):
+            out.append(f"{sentence[:-1]} {markers}{sentence[-1]}")
+        else:
+            out.append(f"{sentence} {markers}.")
+    return " ".join(out)
+
+
+def render(answer: SynthesisAnswer, n_sources: int, language: str) -> tuple[str, list[str]]:
+    """Markdown of the answer: the direct answer as a paragraph, details as a list, open points last.
+    Returns it and the statements left out for want of a valid source."""
+    uncited: list[str] = []
+
+    def cited(statements: list[Statement]) -> list[str]:
+        out = []
+        for s in statements:
+            numbers = _cited(s, n_sources)
+            if not _plain(s.text):
+                continue
+            if not numbers:
+                uncited.append(_plain(s.text))
+                continue
+            out.append(_with_markers(s, numbers))
+        return out
+
+    lead, details = cited(answer.answer), cited(answer.details)
+    if not lead:  # the model put every cited statement into the details: the first one leads
+        lead, details = details[:1], details[1:]
+    parts = [" ".join(lead)]
+    if details:
+        parts.append("\n".join(f"- {d}" for d in details))
+    open_points = [_plain(o) for o in answer.open if _plain(o)]
+    if open_points:
+        heading = LABELS["de" if language == "de" else "en"]["open_points"]
+        parts.append(f"**{heading}:**\n" + "\n".join(f"- {o}" for o in open_points))
+    return "\n\n".join(p for p in parts if p), uncited
+
+
+def synthesis_budget(ctx: StepContext, context: int) -> int:
+    """Tokens of sources the synthesis may read: the setting, within the model's context after the
+    instructions and the longest answer."""
+    return max(500, min(ctx.settings.synthesis_context_tokens, context - P.SYNTHESIS.max_tokens - 1500))
+
+
+async def _compose(ctx: StepContext, sources: list[Finding], feedback: str) -> SynthesisAnswer:
+    return await ctx.ask(P.SYNTHESIS, SynthesisAnswer, _check(len(sources), ctx.state.language), feedback=feedback,
+                         **_values(ctx, sources))
 
 
 def _quote_sources(ctx: StepContext, sources: list[Finding]) -> list[str]:
     texts = []
     for f in sources:
-        chunk = ctx.kb.chunk(f.chunk_id)
+        chunk = ctx.kb.chunk(f.chunk_id) if f.chunk_id else None
         texts += [chunk.text] if chunk else []
         texts += [q.display for q in f.verified_quotes if q.display]
     return texts
@@ -146,35 +183,73 @@ def unquote_unverified(answer: str, source_texts: list[str]) -> tuple[str, int, 
     return QUOTED.sub(fix, answer), total, verified
 
 
+def _adopt(ctx: StepContext, draft: SynthesisAnswer, sources: list[Finding], attempt: int) -> None:
+    syn = ctx.state.later.synthesis
+    answer, uncited = render(draft, len(sources), ctx.state.language)
+    syn.answer, syn.quotations, syn.quotations_verified = unquote_unverified(answer, _quote_sources(ctx, sources))
+    syn.uncited = uncited
+    if uncited:
+        ctx.warn(f"synthesis: {len(uncited)} statement(s) named no source from the list and were left out")
+    ctx.emit(ev.SynthesisTokens(text=syn.answer, attempt=attempt))  # the window shows the draft as it is written
+
+
 async def write(ctx: StepContext) -> str:
     state = ctx.state
     state.phase = "synthesis"
     ctx.emit(ev.PhaseStarted(phase="synthesis"))
-    sources = numbered_sources(ctx)
-    answer = await _compose(ctx, sources, feedback="")
     syn = state.later.synthesis
-    syn.answer, _, _ = unquote_unverified(answer, _quote_sources(ctx, sources))
+    syn.quality, syn.fallback = None, None
+    if not kept_findings(ctx):
+        syn.fallback = "no_findings"
+        return "report.build"
+    sources = numbered_sources(ctx, synthesis_budget(ctx, await ctx.llm.context_length()))
     syn.sources = [f.id for f in sources]
-    syn.quality = None
+    try:
+        draft = await _compose(ctx, sources, feedback="")
+    except (BadOutput, PromptTooLong) as exc:
+        syn.fallback, syn.fallback_detail = "model_failed", str(exc)
+        ctx.warn(f"synthesis: the model could not write a usable answer ({exc}); the report lists the evidence instead")
+        return "report.build"
+    _adopt(ctx, draft, sources, attempt=1)
     return "synthesis.quality"
 
 
-def cited_sentence_share(answer: str) -> float:
-    """Share of the answer's sentences (headings excluded) that carry a [n] marker."""
-    sentences = []
-    for line in answer.splitlines():
+def _sentences(text: str) -> list[str]:
+    """The sentences of Markdown text, headings and fragments under four words excluded."""
+    found: list[str] = []
+    for line in text.splitlines():
         line = line.strip().lstrip("-*0123456789.) ").strip()
-        if not line or line.startswith("#") or len(line.split()) < 4:
+        if not line or line.startswith("#") or line.endswith(":**") or len(line.split()) < 4:
             continue
-        sentences += [s for s in _SENTENCE.split(line) if len(s.split()) >= 4]
-    return sum(bool(MARKER.search(s)) for s in sentences) / len(sentences) if sentences else 0.0
+        found += [s for s in sentences(line) if len(s.split()) >= 4]
+    return found
 
 
-def _verified_share(ctx: StepContext, sources: list[Finding]) -> float:
+def cited_sentence_share(answer: str, uncited: list[str] = ()) -> float:  # type: ignore[assignment]
+    """Share of the sentences the model wrote (headings excluded) that carry a [n] marker; ``uncited``
+    are statements left out of the answer for want of a source, which count as uncited claims."""
+    sentences = _sentences(answer)
+    left_out = sum(len(_sentences(u)) for u in uncited)
+    total = len(sentences) + left_out
+    return sum(bool(MARKER.search(s)) for s in sentences) / total if total else 0.0
+
+
+def _open_points(answer: str) -> str:
+    """The answer without its 'open points' block, which is uncited on purpose."""
+    for labels in LABELS.values():
+        head = f"\n\n**{labels['open_points']}:**"
+        if head in answer:
+            return answer.split(head)[0]
+    return answer
+
+
+def verified_share(ctx: StepContext) -> float:
+    """Quotes found in their source, of all quotes proposed: the findings' and the answer's quotations
+    (counted before the unverified ones lost their marks)."""
+    syn = ctx.state.later.synthesis
     quotes = [q for f in kept_findings(ctx) for q in f.quotes]
-    _, answer_total, answer_verified = unquote_unverified(ctx.state.later.synthesis.answer, _quote_sources(ctx, sources))
-    total = len(quotes) + answer_total
-    return (sum(q.verified for q in quotes) + answer_verified) / total if total else 1.0
+    total = len(quotes) + syn.quotations
+    return (sum(q.verified for q in quotes) + syn.quotations_verified) / total if total else 1.0
 
 
 def _capped(answer: QualityAnswer, cited_share: float) -> tuple[int, int, str]:
@@ -189,31 +264,31 @@ def _capped(answer: QualityAnswer, cited_share: float) -> tuple[int, int, str]:
     return grounding, citations, notes
 
 
+def _cited_text(sources: list[Finding], answer: str) -> str:
+    cited = {int(n) for n in MARKER.findall(answer)}
+    return "\n".join(_source_block(n, f) for n, f in enumerate(sources, start=1) if n in cited)
+
+
 async def quality(ctx: StepContext) -> str:
     syn = ctx.state.later.synthesis
     by_id = {f.id: f for f in ctx.state.later.research.findings}
     sources = [by_id[i] for i in syn.sources]
-    cited = {int(n) for n in MARKER.findall(syn.answer)}
-    cited_text = "\n\n".join(
-        f"[{n}] {f.doc}, p. {f.page}: {f.info}\n{(ctx.kb.chunk(f.chunk_id).text if ctx.kb.chunk(f.chunk_id) else '')}"
-        for n, f in enumerate(sources, start=1) if n in cited
-    )
     unchecked = lambda: QualityAnswer(grounding=0, completeness=0, structure=0, citations=0,  # noqa: E731
                                       notes="The quality check gave no usable answer; the scores are unknown.")
     answer = await ctx.ask_or(unchecked, P.QUALITY, QualityAnswer, question=ctx.state.question,
-                              summary=ctx.state.clarification.summary or ctx.state.question, tasks=_tasks_text(ctx),
-                              answer=syn.answer, sources=cited_text or "(no sources cited)")
-    share = cited_sentence_share(syn.answer)
+                              summary=ctx.state.clarification.summary or ctx.state.question, tasks=tasks_text(ctx),
+                              answer=syn.answer, sources=_cited_text(sources, syn.answer) or "(no sources cited)")
+    share = cited_sentence_share(_open_points(syn.answer), syn.uncited)
     grounding, citations, notes = _capped(answer, share)
     total = grounding + answer.completeness + answer.structure + citations
     first = syn.quality
+    checked = total > 0  # a failed check (all zeros) is no reason to rewrite the answer
     syn.quality = Quality(
         grounding=grounding, completeness=answer.completeness, structure=answer.structure,
         citations=citations, total=total, notes=notes, revised=first is not None,
         first_total=first.total if first else None, cited_sentence_share=round(share, 3),
-        verified_quote_share=round(_verified_share(ctx, sources), 3),
+        verified_quote_share=round(verified_share(ctx), 3), assessed=checked,
     )
-    checked = total > 0  # a failed check (all zeros) is no reason to rewrite the answer
     revise = first is None and checked and total < ctx.settings.quality_threshold
     ctx.emit(ev.QualityChecked(total=total, revision_needed=revise, scores={
         "grounding": grounding, "completeness": answer.completeness, "structure": answer.structure,
@@ -222,11 +297,16 @@ async def quality(ctx: StepContext) -> str:
 
 
 async def revise(ctx: StepContext) -> str:
+    """One focused revision; if the model cannot write it, the first answer stands."""
     syn = ctx.state.later.synthesis
     assert syn.quality is not None
     by_id = {f.id: f for f in ctx.state.later.research.findings}
     sources = [by_id[i] for i in syn.sources]
     feedback = P.REVISION_REQUEST.format(notes=syn.quality.notes or "(no notes)", answer=syn.answer)
-    answer = await _compose(ctx, sources, feedback)
-    syn.answer, _, _ = unquote_unverified(answer, _quote_sources(ctx, sources))
+    try:
+        draft = await _compose(ctx, sources, feedback)
+    except (BadOutput, PromptTooLong) as exc:
+        ctx.warn(f"synthesis: the revision gave no usable answer ({exc}); the first answer stands")
+        return "report.build"
+    _adopt(ctx, draft, sources, attempt=2)
     return "synthesis.quality"

@@ -5,10 +5,11 @@ rectangles; findings by tier, what the drift filter removed and why, quality, ru
 from __future__ import annotations
 
 from desktop.engine import events as ev
-from desktop.engine.phase4 import MARKER
+from desktop.engine.phase4 import MARKER, kept_findings, verified_share
 from desktop.engine.research_state import Finding, QuoteRecord
 from desktop.engine.state import RunState, now
 from desktop.engine.step import StepContext
+from desktop.report.labels import LABELS, QUOTE_MARKS
 from desktop.report.model import (
     Citation,
     Findings,
@@ -83,6 +84,34 @@ def _tasks(state: RunState) -> list[dict]:
     return out
 
 
+def _evidence(ctx: StepContext) -> tuple[str, list[str], Quality]:
+    """The evidence report: every kept finding by task and tier with its verified quotes, cited as [n],
+    under a note that says why there is no written answer. Built without the LLM."""
+    state, syn = ctx.state, ctx.state.later.synthesis
+    lab = LABELS["de" if state.language == "de" else "en"]
+    left, right = QUOTE_MARKS["de" if state.language == "de" else "en"]
+    kept = kept_findings(ctx)
+    reason = lab["evidence_model_failed"] if syn.fallback == "model_failed" else lab["evidence_none"]
+    lines = [f"**{lab['evidence_title']}.** " + lab["evidence_intro"].format(reason=reason)]
+    sources: list[str] = []
+    for todo in state.plan.items if state.plan else []:
+        of_task = [f for f in kept if f.task_id == todo.id]
+        if not of_task:
+            continue
+        lines.append(f"\n### {lab['task']} {todo.id}: {' '.join(todo.task.split())}")
+        for tier in (1, 2, 3):
+            for f in (f for f in of_task if f.tier == tier):
+                sources.append(f.id)
+                lines.append(f"- {lab[f'tier_{tier}']}: {' '.join(f.info.split())} [{len(sources)}]")
+                shown = [" ".join((q.display or "").split()) for q in f.verified_quotes]
+                lines += [f"  - {left}{q}{right}" for q in shown if q] or [f"  - ({lab['no_quote']})"]
+    notes = reason + (f" ({syn.fallback_detail})" if syn.fallback_detail else "")
+    quality = Quality(grounding=0, completeness=0, structure=0, citations=0, total=0, notes=notes, assessed=False,
+                      cited_sentence_share=1.0 if sources else 0.0,
+                      verified_quote_share=round(verified_share(ctx), 3))
+    return "\n".join(lines), sources, quality
+
+
 async def build(ctx: StepContext) -> str:
     state = ctx.state
     state.phase = "report"
@@ -90,6 +119,9 @@ async def build(ctx: StepContext) -> str:
     syn = state.later.synthesis
     findings = state.later.research.findings
     by_id = {f.id: f for f in findings}
+    kind = "evidence" if syn.fallback else "synthesis"
+    if syn.fallback:
+        syn.answer, syn.sources, syn.quality = _evidence(ctx)
     answer, cited_ids = renumber(syn.answer, syn.sources)
     cited_as = {fid: n for n, fid in enumerate(cited_ids, start=1)}
     paths = {doc_id: d.path for doc_id, d in ctx.documents().items()}
@@ -100,15 +132,15 @@ async def build(ctx: StepContext) -> str:
         view = _report_finding(f, cited_as, origins, paths)
         (filtered if view.filtered else tiers[_TIERS[f.tier]]).append(view)
     state.later.report = Report(
-        question=state.question, language=state.language, title=state.question, answer=answer,
+        question=state.question, language=state.language, title=state.question, kind=kind, answer=answer,
         citations=[_citation(n, by_id[fid], paths) for n, fid in enumerate(cited_ids, start=1)],
         findings=Findings(**tiers), filtered=filtered, drift_warning=syn.drift_warning,
         quality=syn.quality or Quality(grounding=0, completeness=0, structure=0, citations=0, total=0,
-                                       cited_sentence_share=0, verified_quote_share=0),
+                                       cited_sentence_share=0, verified_quote_share=0, assessed=False),
         scope=state.anchor.scope if state.anchor else "", tasks=_tasks(state), run=_meta(ctx, state),
     )
     state.status = "done"
     state.message = "The report is ready."
     ctx.emit(ev.ReportReady(title=state.question, citations=len(cited_ids),
-                            quality=syn.quality.total if syn.quality else 0))
+                            quality=syn.quality.total if syn.quality else 0, kind=kind))
     return "done"

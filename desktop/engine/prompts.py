@@ -1,11 +1,14 @@
 """Every prompt of the engine, as data. Written in English; the answer language is a parameter.
 
 A prompt is a system text and a user text with ``{placeholders}``; ``render`` fills them and returns
-the messages. Keep the wording here, the logic in the phases.
+the messages. The fixed instructions (and an example, where a small model needs one) come first and
+the variable part last, so that Ollama's and llama.cpp's prompt caches reuse the shared prefix from
+one call to the next. ``max_tokens`` bounds each answer. Keep the wording here, the logic in the phases.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from desktop.llm.types import Message
@@ -19,32 +22,50 @@ _ROLE = (
 )
 
 
+def language_name(code: object) -> str:
+    return LANGUAGE_NAMES.get(str(code), str(code))
+
+
 @dataclass(frozen=True)
 class Prompt:
     name: str
     system: str
     user: str
+    max_tokens: int = 600
+    example: str = ""  # appended to the system text as written (it may hold JSON braces)
 
     def render(self, **values: object) -> list[Message]:
-        language = LANGUAGE_NAMES.get(str(values.get("language", "en")), str(values.get("language", "English")))
-        filled = {**values, "language": language}
-        return [
-            Message(role="system", content=f"{_ROLE}\n\n{self.system.format(**filled)}"),
-            Message(role="user", content=self.user.format(**filled)),
-        ]
+        # every "...language" value is a code ("de") that the prompt names in words ("German")
+        filled = {k: language_name(v) if k.endswith("language") else v for k, v in values.items()}
+        filled.setdefault("language", "English")
+        system = f"{_ROLE}\n\n{self.system.format(**filled)}"
+        if self.example:  # JSON braces stay as written; only named {placeholders} are filled
+            example = self.example
+            for key, value in filled.items():
+                example = example.replace("{" + key + "}", str(value))
+            system += "\n\n" + example
+        return [Message(role="system", content=system), Message(role="user", content=self.user.format(**filled))]
 
+
+def _example(*parts: str) -> str:
+    return "\n".join(parts)
+
+
+_QUERY_RULES = (
+    "A search query is 3 to 10 words that the documents themselves would contain: legal and technical terms, "
+    "defined terms, a section together with its law (for example '§ 78 StrlSchG Grenzwert effektive Dosis'). "
+    "Never a file name, never a bare section number, never a question to the user. Write queries in "
+    "{doc_language}, the language of the documents."
+)
 
 QUERIES_FIRST = Prompt(
     "clarify.queries",
-    system=(
-        "Write search queries for a hybrid (semantic and keyword) search of the knowledge base. A query is "
-        "short (3 to 12 words), specific, and uses the words the documents themselves would use: legal terms, "
-        "abbreviations, section numbers. Write them in {language} unless a document term is in another language."
-    ),
+    system="Write search queries for a hybrid (semantic and keyword) search of the knowledge base. " + _QUERY_RULES,
     user=(
         "Research question: {question}\n\n"
-        "Write exactly {n} different search queries: {angles}. Answer as JSON."
+        "The question itself is searched already. Write exactly {n} more queries: {angles}. Answer as JSON."
     ),
+    max_tokens=200,
 )
 
 QUERIES_NEXT = Prompt(
@@ -57,15 +78,17 @@ QUERIES_NEXT = Prompt(
         "Queries already used (do not repeat them):\n{used}\n\n"
         "Write exactly {n} new search queries: {angles}. Answer as JSON."
     ),
+    max_tokens=200,
 )
 
-# What the queries of a round look for, in order; a round uses as many as it has queries.
+# What the model's queries of a round look for, in order; a round uses as many as it asks for. The
+# question itself is always searched as well (the first round's first query), so no angle restates it.
 FIRST_ANGLES = (
-    "the first restates the question as a search query",
-    "one broader query for the context around it",
+    "one broader query for the rules around the question",
     "one from another angle (obligations, exceptions, consequences, competent authority)",
     "one with the defined terms the documents are likely to use",
     "one for related rules elsewhere in the documents",
+    "one for the procedure or deadlines involved",
 )
 NEXT_ANGLES = (
     "one that closes the most important open gap",
@@ -78,28 +101,31 @@ NEXT_ANGLES = (
 ANALYZE = Prompt(
     "clarify.analyze",
     system=(
-        "Analyse how well the excerpts cover the research question. Be concrete: a knowledge gap names a "
-        "specific missing piece of information, never 'more details'. Coverage is your estimate from 0 to 1 of "
-        "how much of what is needed to answer the question the excerpts already contain. Write all texts in "
-        "{language}."
+        "Analyse how well the excerpts cover the research question. Write all texts in {language}.\n"
+        "- key_concepts: the 3 to 7 terms the answer turns on.\n"
+        "- entities: laws, sections, authorities, technical terms, dates named in the question or the excerpts.\n"
+        "- scope: one sentence: what the question covers and what it does not.\n"
+        "- knowledge_gaps: at most 4, each a different, specific piece of information the answer needs and the "
+        "excerpts do not give (never 'more details'); none when nothing is missing.\n"
+        "- coverage: percent of what the answer needs that the excerpts already contain: 0 = nothing, "
+        "50 = the main fact but not its conditions or exceptions, 100 = everything."
     ),
     user=(
         "Research question: {question}\n\n"
         "{answers}"
         "Excerpts from the knowledge base, most relevant first:\n{excerpts}\n\n"
-        "Return key_concepts (5 to 7), entities (laws, sections, organisations, technical terms, dates), scope "
-        "(what the question covers and what it does not), assumed_context (assumptions behind the question), "
-        "knowledge_gaps (what is missing or unclear) and coverage. Answer as JSON."
+        "Answer as JSON."
     ),
+    max_tokens=500,
 )
 
 QUESTIONS = Prompt(
     "clarify.questions",
     system=(
-        "Ask the user follow-up questions that make the research question precise. Each question addresses one "
-        "knowledge gap or one ambiguity of scope; it is short, concrete, answerable in a sentence, and offers "
-        "options where that helps (for example: occupational or public exposure?). Do not ask what the user "
-        "already answered. Write the questions in {language}."
+        "Ask the user follow-up questions that make the research question precise. Each question is about this "
+        "research question and addresses one knowledge gap or one ambiguity of scope; it is short, concrete, "
+        "answerable in a sentence, and offers options where that helps (for example: occupational or public "
+        "exposure?). Do not ask what the user already answered. Write the questions in {language}."
     ),
     user=(
         "Research question: {question}\n\n"
@@ -108,34 +134,37 @@ QUESTIONS = Prompt(
         "Knowledge gaps:\n{gaps}\n\n"
         "Ask {q_min} to {q_max} questions. Answer as JSON."
     ),
+    max_tokens=250,
 )
 
 FINALIZE = Prompt(
     "clarify.finalize",
     system=(
         "Clarification is over. State precisely what the user wants, so that the research stays on course. "
-        "Write scope, refinements, things to avoid and the summary in {language}; search queries in the "
-        "language of the documents."
+        "Write scope, refinements, avoid and summary in {language}. research_queries: 3 to 6 searches that "
+        "together cover the refined question. " + _QUERY_RULES
     ),
     user=(
         "Research question: {question}\n\n"
         "Clarification dialogue:\n{dialogue}\n\n"
         "Latest analysis - key concepts: {concepts}; entities: {entities}; scope: {scope}; open gaps: {gaps}\n\n"
-        "Return research_queries (3 to 8 search queries that together cover the refined question), "
-        "key_entities, scope (one or two sentences), refinements (each thing the user made clear, as a short "
-        "statement), avoid (topics the user excluded, or that would drift away from the question), and summary "
-        "(one paragraph stating the refined research question and its limits). Answer as JSON."
+        "Return research_queries, key_entities, scope (one or two sentences), refinements (each thing the user "
+        "made clear, as a short statement), avoid (topics the user excluded, or that would drift away from the "
+        "question) and summary (one paragraph stating the refined research question and its limits). Answer as JSON."
     ),
+    max_tokens=600,
 )
 
 PLAN = Prompt(
     "plan.propose",
     system=(
         "Plan the research as a to-do list. A to-do is one research task that the knowledge base can answer: a "
-        "concrete question or check, the context that says why it matters for the research question, and 1 to 4 "
-        "subtasks. Do not repeat the research question itself: it is already task 0. If the excerpts show that "
-        "the knowledge base cannot answer the question at all, say so honestly (answerable false, with the "
-        "reason) instead of inventing tasks. Write in {language}."
+        "concrete question or check, the context that says why it matters for the research question, and 1 to 3 "
+        "subtasks. Do not repeat the research question itself: it is already task 0. Cover what the answer needs "
+        "besides the main fact: conditions, exceptions, deadlines, competent authority, definitions. "
+        "answerable is true whenever at least one excerpt concerns the subject of the question, even if it does "
+        "not settle everything; set it false (with the reason) only when no excerpt concerns the subject at all. "
+        "Write in {language}."
     ),
     user=(
         "Research question: {question}\n\n"
@@ -145,6 +174,7 @@ PLAN = Prompt(
         "Excerpts from the knowledge base, most relevant first:\n{excerpts}\n\n"
         "Write {p_min} to {p_max} to-dos. Answer as JSON."
     ),
+    max_tokens=700,
 )
 
 REPLAN = Prompt(
@@ -161,56 +191,80 @@ REPLAN = Prompt(
         "Write the revised to-do list without task 0, {p_min} to {p_max} to-dos, following the feedback. "
         "Answer as JSON."
     ),
+    max_tokens=700,
 )
 
 WRONG_LANGUAGE = "Your answer is written in {found} but must be in {language}. Write it again in {language}."
+NOT_SEARCHES = ("These are not search queries: {bad}. Write each as 3 to 10 words the documents would contain, "
+                "not file names or bare section numbers.")
+UNANSWERABLE_DOUBT = ("Excerpt [{n}] concerns the subject of the question (it speaks of {terms}). Set answerable to "
+                      "true and plan the research.")
 
 
 # --- phase 3: deep extraction ---------------------------------------------------------------------
 
+# The example's info is in the run's language, so a small model sees the answer language it must use.
+EXTRACT_EXAMPLE_INFO = {
+    "de": "Prüfaufzeichnungen sind zehn Jahre nach der Prüfung aufzubewahren.",
+    "en": "Inspection records must be kept for ten years after the inspection.",
+}
+
 EXTRACT = Prompt(
     "research.extract",
     system=(
-        "Read excerpts closely for one research task. Extract only what the excerpts themselves say that helps "
-        "the task: the relevant information, written in {language}, and verbatim quotes - each copied character "
-        "for character from one excerpt and naming its label (S1, S2, ...). Never write a quote that is not in an "
-        "excerpt; leave quotes empty rather than paraphrase. Rate relevance from 0 to 1 for the task and the "
-        "research question; an excerpt that does not help is relevant=false. List the references the excerpts "
-        "make to other provisions or documents exactly as written (for example '§ 5 Absatz 2 StrlSchV', "
-        "'Anlage 4', 'Richtlinie 2013/59/Euratom'). If you need more text to understand an excerpt, ask with "
-        "requests: neighbours (the text around an excerpt: source=its label), pages (doc and page_from/page_to), "
-        "keyword (exact words searched in one doc), semantic (a query, optionally with doc, tag or page filters "
-        "from the documents listed). Ask only when needed, at most {max_requests} at a time; otherwise return an "
-        "empty requests list."
+        "Read the excerpts closely for one research task. Each excerpt has a label (S1, S2, ...) and numbered "
+        "sentences ([1], [2], ...). For every excerpt that helps with the task or the research question, give:\n"
+        "- excerpt: its label.\n"
+        "- relevance: 3 = it answers the task directly; 2 = it gives a fact the answer needs (a condition, an "
+        "exception, a definition, a number, a deadline); 1 = background only.\n"
+        "- info: what the excerpt says that helps, in {language}, in one or two sentences, with numbers, units, "
+        "deadlines and conditions exactly as the excerpt gives them. Only what the excerpt itself says.\n"
+        "- quote: the numbers of the sentences of that excerpt that state it (at most 3).\n"
+        "- references: provisions or documents the excerpt points to for this (for example '§ 5 Absatz 2', "
+        "'Anlage 4', 'Richtlinie 2013/59/Euratom'), exactly as written.\n"
+        "Leave out excerpts that do not help; an empty readings list is a valid answer.\n"
+        "requests: usually empty. Only when an excerpt breaks off or refers to text you must read to understand "
+        "it, ask (at most {max_requests}): neighbours (source: its label) for the text around it; pages (doc, "
+        "page_from, page_to); keyword (doc, query: exact words); semantic (query, optionally doc).\n"
+        "Documents you may name in requests: {registry}"
+    ),
+    example=_example(
+        "Example. Task: How long must inspection records be kept?",
+        "Excerpt S1 (Example Act.pdf, p. 4, § 9):",
+        "[1] (1) The operator keeps a record of every inspection.",
+        "[2] The records are kept for ten years after the inspection; § 12 applies accordingly.",
+        "Excerpt S2 (Example Act.pdf, p. 7, § 20):",
+        "[1] This Act enters into force on 1 January 2020.",
+        "Answer: " + json.dumps({"readings": [{"excerpt": "S1", "relevance": 3, "info": "{example_info}", "quote": [2],
+                                               "references": ["§ 12"]}], "requests": []}, ensure_ascii=False),
     ),
     user=(
         "Research question: {question}\n"
         "Scope: {scope}\n"
-        "Avoid: {avoid}\n\n"
+        "Avoid: {avoid}\n"
         "Task: {task}\n{task_context}\n"
-        "{reference_note}"
-        "Documents in the knowledge base: {registry}\n\n"
-        "Excerpt S1 ({where}):\n{text}\n\n"
+        "{excerpts}\n\n"
         "Answer as JSON."
     ),
+    max_tokens=160,  # per excerpt of the batch
 )
 
 EXTRACT_MORE = (
     "Requested text:\n{served}\n\n{notes}"
-    "Update your extraction (the same JSON), using these excerpts too. {last_turn}"
+    "Give your readings again for all excerpts (the same JSON), now using these excerpts too. {last_turn}"
 )
 EXTRACT_LAST_TURN = "This is the last turn: further requests will not be served."
-REFERENCE_NOTE = ("This excerpt was reached by following the reference '{via}' from {origin}. Judge it by the "
-                  "task: it may not help at all.\n")
+REFERENCE_NOTE = "reached by following '{via}' from {origin}; it may not help the task at all"
 
 TASK_SUMMARY = Prompt(
     "research.summarize",
     system=(
-        "Summarise what the findings establish for one research task, in {language}: a short summary, the key "
-        "points (each backed by a finding), and the questions the findings leave open. Add nothing the findings "
-        "do not say."
+        "Summarise what the findings establish for one research task, in {language}: a short summary (two or "
+        "three sentences), the key points (each backed by a finding), and the questions the findings leave open. "
+        "Add nothing the findings do not say."
     ),
     user="Research question: {question}\n\nTask: {task}\n\nFindings:\n{findings}\n\nAnswer as JSON.",
+    max_tokens=350,
 )
 
 # --- phase 3.5: drift filter --------------------------------------------------------------------------
@@ -218,9 +272,10 @@ TASK_SUMMARY = Prompt(
 DRIFT = Prompt(
     "drift.score",
     system=(
-        "Judge how relevant each finding is to the research question as the user fixed it: 1 = answers part of "
-        "it directly, 0.5 = useful background, 0 = off the question or about something the user wants to avoid. "
-        "Give each finding its score and a one-sentence reason in {language}."
+        "Judge how relevant each finding is to the research question as the user fixed it. Score: 3 = it answers "
+        "part of the question directly; 2 = the answer needs it (a condition, exception, definition); 1 = "
+        "background only; 0 = off the question, or about something the user wants to avoid. Give each finding "
+        "its score and a reason of at most twelve words in {language}."
     ),
     user=(
         "Research question: {question}\n"
@@ -231,6 +286,7 @@ DRIFT = Prompt(
         "Findings:\n{findings}\n\n"
         "Score every finding by its id. Answer as JSON."
     ),
+    max_tokens=60,  # per finding
 )
 
 # --- phase 4: synthesis -------------------------------------------------------------------------------
@@ -238,13 +294,18 @@ DRIFT = Prompt(
 SYNTHESIS = Prompt(
     "synthesis.write",
     system=(
-        "Write the answer to the research question in {language}, from the numbered sources only. Every sentence "
-        "that states a fact carries the marker of its source, like [3] or [2][5]; use only the numbers given. "
-        "Primary sources weigh most, secondary and tertiary ones support. Quote where the exact wording matters, "
-        "using only the verified quotes given, in quotation marks with their marker. Never cite a source for "
-        "something it does not say. If the sources leave part of the question open, say so plainly. Structure: "
-        "a direct answer first, then the details, in Markdown (short paragraphs or lists; headings only if "
-        "needed). Do not add a list of sources: the report adds it."
+        "Write the answer to the research question in {language}, as statements built only from the numbered "
+        "sources.\n"
+        "- answer: 1 to 3 statements that answer the question directly.\n"
+        "- details: the further statements the question needs: conditions, exceptions, deadlines, who is "
+        "responsible, definitions. No repetition.\n"
+        "- Each statement is one or two sentences in {language} and lists in sources the numbers of the sources "
+        "that say it, for example [2] or [2, 5]. Every statement needs at least one source. Do not write source "
+        "markers or a list of sources into the text: Rabbithole adds them.\n"
+        "- Keep numbers, units, dates and section references exactly as the sources give them. Put words in "
+        "quotation marks only when they are a verified quote given with that source.\n"
+        "- open: the parts of the question the sources do not answer, in {language}; empty when none.\n"
+        "Primary sources weigh most; secondary and tertiary ones support."
     ),
     user=(
         "Research question: {question}\n"
@@ -254,18 +315,26 @@ SYNTHESIS = Prompt(
         "Research tasks and what they found:\n{tasks}\n\n"
         "Sources:\n{sources}\n\n"
         "{feedback}"
-        "Write the answer."
+        "Answer as JSON."
     ),
+    max_tokens=1200,
 )
 
 QUALITY = Prompt(
     "synthesis.quality",
     system=(
-        "Review an answer to a research question as a strict reviewer. Score four dimensions from 0 to 100: "
-        "grounding (every claim is supported by the text of the source it cites), completeness (it answers the "
-        "refined question and every research task), structure (clear, ordered, concise) and citations (the "
-        "markers point to sources that say what is claimed). In notes, list the concrete problems to fix, in "
-        "{language}."
+        "Review an answer to a research question as a strict reviewer. Score each dimension from 0 to 100 by "
+        "these anchors:\n"
+        "- grounding: 100 every statement is backed by the source it cites; 70 one statement goes beyond its "
+        "source; 40 several do; 0 the answer is not based on the sources.\n"
+        "- completeness: 100 it answers every part of the refined question and the tasks; 70 a minor part is "
+        "missing; 40 a main part is missing; 0 it does not answer the question.\n"
+        "- structure: 100 direct answer first, ordered, no repetition; 70 minor repetition or disorder; 40 hard "
+        "to follow; 0 incoherent.\n"
+        "- citations: 100 every marker points to a source that says what is claimed; 70 one marker is wrong; "
+        "40 several are; 0 markers are missing or wrong.\n"
+        "notes: the concrete problems to fix, in {language}, at most three sentences; empty when there is "
+        "nothing to fix."
     ),
     user=(
         "Research question: {question}\n"
@@ -275,8 +344,9 @@ QUALITY = Prompt(
         "The cited sources:\n{sources}\n\n"
         "Answer as JSON."
     ),
+    max_tokens=300,
 )
 
 REVISION_REQUEST = ("A reviewer found these problems in your previous answer:\n{notes}\n\nYour previous answer:\n"
                     "{answer}\n\nWrite the revised answer, fixing these problems and keeping what was right.\n\n")
-SYNTHESIS_PROBLEM = "Your answer cannot be used: {problem}. Write it again.\n\n"
+NO_CITED_STATEMENT = "No statement names a source number between 1 and {n}. Give every statement its sources."

@@ -81,6 +81,8 @@ class TaskRun(_Model):
     followed: int = 0
     reference_tokens: int = 0
     doc_follows: dict[str, int] = Field(default_factory=dict)
+    capped_docs: list[str] = Field(default_factory=list, description="documents no longer followed into (limit reached)")
+    skipped_unhelpful: int = Field(0, description="lower-ranked search results not read after a batch that helped nothing")
     summary: TaskSummary | None = None
 
 
@@ -102,6 +104,12 @@ class Synthesis(_Model):
     quality: Quality | None = None
     drift_warning: str | None = None
     started_at: str | None = None
+    uncited: list[str] = Field(default_factory=list, description="statements left out because they named no valid source")
+    quotations: int = Field(0, description="quotations the written answer had")
+    quotations_verified: int = Field(0, description="of those, the ones found in their sources")
+    fallback: Literal["no_findings", "model_failed"] | None = Field(
+        None, description="why the report lists the evidence instead of a written answer")
+    fallback_detail: str | None = Field(None, description="what went wrong, when the model failed")
 
 
 class Phase345(_Model):

@@ -17,7 +17,7 @@ from desktop.engine.store import RunStore, RunSummary
 from desktop.kb.database import KnowledgeBase
 from desktop.kb.errors import KbError
 from desktop.llm.protocol import LlmBackend
-from desktop.llm.types import LlmError
+from desktop.llm.types import LlmError, LlmUnavailable
 from desktop.settings import ResearchSettings
 
 StepFn = Callable[[StepContext], Awaitable[str]]
@@ -82,12 +82,13 @@ class ResearchEngine:
 
     # --- starting and continuing -----------------------------------------------------------------
 
-    async def start(self, question: str, database: str) -> RunState:
+    async def start(self, question: str, database: str, *, auto: bool = False) -> RunState:
+        """A new run; ``auto`` (headless) skips the questions nobody would answer."""
         if not question.strip():
             raise CommandError("the research question is empty")
         self._kb(database)  # a missing database fails here, before a run exists
         state = RunState(run_id=uuid.uuid4().hex[:12], question=question.strip(), database=database,
-                         settings=self.settings.model_copy(), model=self.llm.model)
+                         settings=self.settings.model_copy(), model=self.llm.model, auto=auto)
         self._save(state, [])
         return await self._drive(state)
 
@@ -216,8 +217,12 @@ class ResearchEngine:
             if self._skips.get(state.run_id):
                 return self._skipped(state)  # the task being read was skipped: go on without it
             raise  # cancelled from outside (shutdown): nothing to record
+        except LlmUnavailable as exc:
+            return self._halt(state, "failed", f"{exc}. The run is paused here: resume it once the server answers.",
+                              ctx.failed_requests())
         except (LlmError, KbError) as exc:
-            return self._halt(state, "failed", f"{exc} — fix this and resume the run to continue from here.")
+            return self._halt(state, "failed", f"{exc} — fix this and resume the run to continue from here.",
+                              ctx.failed_requests())
         finally:
             self._running.pop(state.run_id, None)
         new = ctx.state
@@ -226,7 +231,7 @@ class ResearchEngine:
         if new.status == "running" and nxt.endswith(".wait"):
             new.status = "waiting"
         new.next_step, new.steps, new.updated_at = nxt, new.steps + 1, now()
-        self._save(new, ctx.events)
+        self._save(new, [*ctx.failed_requests(), *ctx.events])
         return new
 
     def _apply_skips(self, ctx: StepContext) -> None:
@@ -240,10 +245,10 @@ class ResearchEngine:
         self._save(ctx.state, ctx.events)
         return ctx.state
 
-    def _halt(self, state: RunState, status: str, message: str) -> RunState:
+    def _halt(self, state: RunState, status: str, message: str, audit: list[ev.Event] | None = None) -> RunState:
         halted = state.model_copy(update={"status": status, "message": message, "updated_at": now()})
         kind = ev.Error(message=message) if status == "failed" else ev.RunStopped(status=status, message=message)
-        self._save(halted, [kind.model_copy(update={"run_id": state.run_id})])
+        self._save(halted, [*(audit or []), kind.model_copy(update={"run_id": state.run_id})])
         return halted
 
     def _save(self, state: RunState, events: list[ev.Event]) -> None:

@@ -1,8 +1,15 @@
-"""Structured answers the engine asks the LLM for; each is validated on arrival (desktop.llm)."""
+"""Structured answers the engine asks the LLM for; each is validated on arrival (desktop.llm).
+
+Written for small models as much as for large ones: scores are small anchored integers (llama.cpp
+enforces integer bounds of a schema but not those of a ``number``), quotes are sentence numbers
+(``sentences.py``), citations are source numbers in a list, never markers hoped for in free text.
+String lengths are advertised in the JSON schema only (``_text``): a server that enforces them keeps
+answers short; pydantic does not reject a model that writes a little more.
+"""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -11,51 +18,61 @@ class _Answer(BaseModel):
     model_config = ConfigDict(extra="ignore")  # a model adding a harmless field is not an error
 
 
+def _text(limit: int, description: str = "") -> object:
+    """A string whose length limit is a hint to the server, not a validation rule."""
+    extra: dict[str, object] = {"maxLength": limit}
+    return Field(description=description, json_schema_extra=extra) if description else Field(json_schema_extra=extra)
+
+
+Short = Annotated[str, _text(160)]
+Line = Annotated[str, _text(300)]
+
+
 class SearchQueries(_Answer):
     """Search queries for the knowledge base."""
 
-    queries: list[str] = Field(min_length=1, max_length=12, description="short, specific search queries")
+    queries: list[Annotated[str, _text(120)]] = Field(min_length=1, max_length=12, description="short, specific search queries")
 
 
 class RetrievalAnalysis(_Answer):
     """How well the retrieved excerpts cover the research question."""
 
-    key_concepts: list[str] = Field(default_factory=list, max_length=12)
-    entities: list[str] = Field(default_factory=list, max_length=30)
-    scope: str = ""
-    assumed_context: list[str] = Field(default_factory=list, max_length=10)
-    knowledge_gaps: list[str] = Field(default_factory=list, max_length=12)
-    coverage: float = Field(ge=0, le=1, description="0 = nothing needed is covered, 1 = everything")
+    key_concepts: list[Short] = Field(default_factory=list, max_length=12)
+    entities: list[Short] = Field(default_factory=list, max_length=30)
+    scope: Line = ""
+    assumed_context: list[Line] = Field(default_factory=list, max_length=10)
+    knowledge_gaps: list[Line] = Field(default_factory=list, max_length=12)
+    coverage: int = Field(ge=0, le=100, description="percent of what the answer needs that the excerpts contain")
 
 
 class FollowUpQuestions(_Answer):
     """Questions for the user that make the research question precise."""
 
-    questions: list[str] = Field(min_length=1, max_length=8)
+    questions: list[Line] = Field(min_length=1, max_length=8)
 
 
 class ClarificationResult(_Answer):
     """What the user wants, once clarification is over."""
 
-    research_queries: list[str] = Field(min_length=1, max_length=12)
-    key_entities: list[str] = Field(default_factory=list, max_length=30)
-    scope: str
-    refinements: list[str] = Field(default_factory=list, max_length=20)
-    avoid: list[str] = Field(default_factory=list, max_length=20)
-    summary: str
+    research_queries: list[Annotated[str, _text(120)]] = Field(min_length=1, max_length=12)
+    key_entities: list[Short] = Field(default_factory=list, max_length=30)
+    scope: Line
+    refinements: list[Line] = Field(default_factory=list, max_length=20)
+    avoid: list[Short] = Field(default_factory=list, max_length=20)
+    summary: Annotated[str, _text(600)]
 
 
 class PlanItem(_Answer):
-    task: str = Field(min_length=3)
-    context: str = ""
-    subtasks: list[str] = Field(default_factory=list, max_length=6)
+    task: Annotated[str, _text(200)] = Field(min_length=3)
+    context: Line = ""
+    subtasks: list[Short] = Field(default_factory=list, max_length=6)
 
 
 class PlanProposal(_Answer):
     """A research plan, or an honest statement that the knowledge base cannot answer the question."""
 
     answerable: bool
-    reason: str = Field("", description="why not answerable, or what limits the answer")
+    reason: Line = Field("", description="why not answerable, or what limits the answer")
     items: list[PlanItem] = Field(default_factory=list, max_length=15)
 
 
@@ -63,7 +80,7 @@ class PlanProposal(_Answer):
 
 
 class ContextRequest(_Answer):
-    """More text the LLM wants before it finishes reading an excerpt."""
+    """More text the LLM wants before it finishes reading the excerpts."""
 
     kind: Literal["neighbours", "pages", "keyword", "semantic"]
     source: str = Field("", description="for neighbours: the excerpt label (S1, S2, …)")
@@ -72,29 +89,30 @@ class ContextRequest(_Answer):
     page_from: int | None = Field(None, ge=1)
     page_to: int | None = Field(None, ge=1)
     tag: str = Field("", description="only documents with this tag (semantic search)")
-    reason: str = ""
+    reason: Short = ""
 
 
-class ExtractedQuote(_Answer):
-    text: str = Field(description="copied character for character from the excerpt")
-    source: str = Field("S1", description="the label of the excerpt it is copied from")
+class ExcerptReading(_Answer):
+    """What one excerpt contributes to the task."""
+
+    excerpt: str = Field(description="the excerpt's label: S1, S2, …")
+    relevance: int = Field(ge=1, le=3, description="3 answers the task directly, 2 facts the answer needs, 1 background")
+    info: Annotated[str, _text(400, "what the excerpt says that helps, in the answer language")]
+    quote: list[int] = Field(default_factory=list, max_length=4, description="numbers of the sentences that state it")
+    references: list[Short] = Field(default_factory=list, max_length=6)
 
 
-class Extraction(_Answer):
-    """What one excerpt contributes to one research task."""
+class ExtractionBatch(_Answer):
+    """The excerpts of a batch that help a research task (unhelpful ones are left out)."""
 
-    relevant: bool
-    relevance: float = Field(ge=0, le=1)
-    info: str = Field("", description="the relevant information, in the report's language")
-    quotes: list[ExtractedQuote] = Field(default_factory=list, max_length=6)
-    references: list[str] = Field(default_factory=list, max_length=10)
+    readings: list[ExcerptReading] = Field(default_factory=list, max_length=12)
     requests: list[ContextRequest] = Field(default_factory=list, max_length=6)
 
 
 class TaskSummaryAnswer(_Answer):
-    summary: str
-    key_points: list[str] = Field(default_factory=list, max_length=10)
-    open_questions: list[str] = Field(default_factory=list, max_length=6)
+    summary: Annotated[str, _text(600)]
+    key_points: list[Line] = Field(default_factory=list, max_length=10)
+    open_questions: list[Line] = Field(default_factory=list, max_length=6)
 
 
 # --- phase 3.5 and 4 ---------------------------------------------------------------------------------
@@ -102,14 +120,29 @@ class TaskSummaryAnswer(_Answer):
 
 class DriftScore(_Answer):
     id: str
-    score: float = Field(ge=0, le=1)
-    reason: str = ""
+    score: int = Field(ge=0, le=3, description="3 answers part of the question, 2 needed for it, 1 background, 0 off it")
+    reason: Annotated[str, _text(160)] = ""
 
 
 class DriftScores(_Answer):
     """How relevant each finding is to the research question as the user fixed it."""
 
     scores: list[DriftScore]
+
+
+class Statement(_Answer):
+    """One statement of the answer and the numbers of the sources that say it."""
+
+    text: Annotated[str, _text(500, "one or two sentences, without source markers")]
+    sources: list[int] = Field(default_factory=list, max_length=6)
+
+
+class SynthesisAnswer(_Answer):
+    """The answer as statements; Rabbithole renders it to Markdown with [n] markers."""
+
+    answer: list[Statement] = Field(min_length=1, max_length=4, description="the direct answer to the question")
+    details: list[Statement] = Field(default_factory=list, max_length=12)
+    open: list[Line] = Field(default_factory=list, max_length=5, description="what the sources leave open")
 
 
 class QualityAnswer(_Answer):
@@ -119,4 +152,4 @@ class QualityAnswer(_Answer):
     completeness: int = Field(ge=0, le=100)
     structure: int = Field(ge=0, le=100)
     citations: int = Field(ge=0, le=100)
-    notes: str = ""
+    notes: Annotated[str, _text(600)] = ""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from desktop.engine.research_state import Phase345
 from desktop.llm.types import Usage
@@ -17,7 +17,7 @@ from desktop.settings import ResearchSettings
 
 Phase = Literal["clarify", "plan", "research", "drift", "synthesis", "report"]
 RunStatus = Literal["running", "waiting", "stopped", "cancelled", "failed", "done"]
-Termination = Literal["user_end", "max_rounds", "token_budget", "convergence", "model_failed"]
+Termination = Literal["user_end", "max_rounds", "token_budget", "convergence", "model_failed", "auto"]
 
 
 def now() -> datetime:
@@ -123,6 +123,8 @@ class RunState(_Model):
     question: str
     database: str
     language: str = "en"
+    doc_language: str = Field("en", description="the language most of the knowledge base is written in")
+    auto: bool = Field(False, description="headless: clarification ends after its first analysis, no questions")
     phase: Phase = "clarify"
     status: RunStatus = "running"
     next_step: str = "clarify.start"
@@ -138,3 +140,12 @@ class RunState(_Model):
     later: Phase345 = Field(default_factory=Phase345, description="research, drift filter, synthesis, report")
     usage: Usage = Field(default_factory=Usage)
     steps: int = Field(0, description="steps completed, for the event log and tests")
+
+    @field_validator("settings", mode="before")
+    @classmethod
+    def _settings_of_an_older_version(cls, value: object) -> object:
+        """A run saved by an earlier version keeps loading: settings it had that are gone since (e.g.
+        synthesis_attempts) are left out of its snapshot."""
+        if isinstance(value, dict):
+            return {k: v for k, v in value.items() if k in ResearchSettings.model_fields}
+        return value

@@ -18,7 +18,7 @@ from desktop.kb.database import KnowledgeBase
 from desktop.kb.models import DocumentInfo, SearchHit
 from desktop.llm.protocol import LlmBackend
 from desktop.llm.records import CallRecord
-from desktop.llm.types import BadOutput, CallOptions, Message, Usage
+from desktop.llm.types import BadOutput, CallOptions, Message, PromptTooLong, Usage
 
 A = TypeVar("A", bound=BaseModel)
 
@@ -41,7 +41,6 @@ class StepContext:
     llm: LlmBackend
     events: list[ev.Event] = field(default_factory=list)
     calls: list[CallRecord] = field(default_factory=list)
-    counted: set[int] = field(default_factory=set)
     _documents: dict[str, DocumentInfo] | None = None
 
     def documents(self) -> dict[str, DocumentInfo]:
@@ -57,47 +56,61 @@ class StepContext:
     def emit(self, event: ev.Event) -> None:
         self.events.append(event.model_copy(update={"run_id": self.state.run_id}))
 
-    async def ask(self, prompt: Prompt, schema: type[A], check: Callable[[object], str | None] | None = None,
-                  **values: Any) -> A:
-        """One structured LLM call, recorded for the audit trail and counted in the run's usage."""
+    async def ask(self, prompt: Prompt, schema: type[A], check: Callable[[object], str | None] | None = None, *,
+                  answer_tokens: int | None = None, **values: Any) -> A:
+        """One structured LLM call, recorded for the audit trail and counted in the run's usage; its answer
+        is bounded by ``answer_tokens`` or the prompt's own bound."""
         messages = prompt.render(language=self.state.language, **values)
-        return await self.ask_messages(messages, schema, prompt.name, check)
+        return await self.ask_messages(messages, schema, prompt.name, check,
+                                       max_tokens=answer_tokens or prompt.max_tokens)
 
     async def ask_or(self, fallback: Callable[[], A], prompt: Prompt, schema: type[A],
-                     check: Callable[[object], str | None] | None = None, **values: Any) -> A:
-        """Like ``ask``, but a model that gives no usable answer after its retries does not stop the run:
-        the step goes on with ``fallback()`` and the user sees a warning saying so."""
+                     check: Callable[[object], str | None] | None = None, *, lenient: bool = False,
+                     answer_tokens: int | None = None, **values: Any) -> A:
+        """Like ``ask``, but a model that gives no usable answer does not stop the run: the step goes on
+        with ``fallback()`` and the user sees a warning saying so. ``lenient``: an answer that matched the
+        schema but kept failing ``check`` (e.g. its language) is used as it is, with a warning, rather
+        than lost. A prompt too long for the model's context is a bad answer too: the step goes on."""
         try:
-            return await self.ask(prompt, schema, check, **values)
+            return await self.ask(prompt, schema, check, answer_tokens=answer_tokens, **values)
         except BadOutput as exc:
+            if lenient and isinstance(exc.unchecked, schema):
+                self.warn(f"{prompt.name}: the model's answer did not pass a check ({exc.attempts[-1].error}); "
+                          "it is used as it is")
+                return exc.unchecked
             self.warn(f"{prompt.name}: the model gave no usable answer ({exc}); going on without it")
+            return fallback()
+        except PromptTooLong as exc:
+            self.warn(f"{prompt.name}: {exc}; going on without it")
             return fallback()
 
     def warn(self, message: str) -> None:
         self.emit(ev.Warning(message=message))
 
     async def ask_messages(self, messages: list[Message], schema: type[A], purpose: str,
-                           check: Callable[[object], str | None] | None = None) -> A:
-        """A structured call on a conversation the caller built (multi-turn extraction)."""
-        result = await self.llm.generate_structured(messages, schema, CallOptions(purpose=purpose), check=check)
+                           check: Callable[[object], str | None] | None = None, *, max_tokens: int | None = None) -> A:
+        """A structured call on a conversation the caller built (multi-turn extraction). Every attempt is
+        in the audit trail and counted, also those of a call that gave no usable answer in the end."""
+        options = CallOptions(purpose=purpose, max_tokens=max_tokens)
+        try:
+            result = await self.llm.generate_structured(messages, schema, options, check=check)
+        except BadOutput as exc:
+            usage = sum((a.usage for a in exc.attempts), Usage())
+            self.count(purpose, usage)
+            self.emit(ev.LlmCall(purpose=purpose, model=self.llm.model, messages=[m.model_dump() for m in messages],
+                                 attempts=[a.model_dump() for a in exc.attempts], usage=usage, failed=True))
+            raise
         self.count(purpose, result.usage)
         self.emit(ev.LlmCall(purpose=purpose, model=result.model, messages=[m.model_dump() for m in messages],
                              attempts=[a.model_dump() for a in result.attempts], usage=result.usage))
         return result.value
 
-    def record_stream(self, purpose: str, messages: list[Message]) -> Usage:
-        """Count a streamed call (which returns no usage itself) from its audit records."""
-        records = [r for r in self.calls if r.purpose == purpose and id(r) not in self.counted]
-        usage = Usage()
-        for r in records:
-            self.counted.add(id(r))
-            usage = usage + r.usage
-        self.count(purpose, usage)
-        self.emit(ev.LlmCall(purpose=purpose, model=records[-1].model if records else "",
-                             messages=[m.model_dump() for m in messages],
-                             attempts=[{"raw": r.raw, "error": r.error, "usage": r.usage.model_dump()} for r in records],
-                             usage=usage))
-        return usage
+    def failed_requests(self) -> list[ev.RequestFailed]:
+        """Audit events for the server requests of this step that failed (and were retried or gave up):
+        the structured attempts are in ``LlmCall`` events, these never got an answer to record there."""
+        return [ev.RequestFailed(run_id=self.state.run_id, purpose=r.purpose, model=r.model, error=r.error or "",
+                                 attempt=r.attempt, seconds=round(r.duration_s, 2))
+                for r in self.calls if r.error]
 
     def count(self, purpose: str, usage: Usage) -> None:
         self.state.usage = self.state.usage + usage

@@ -59,6 +59,16 @@ LABELS: dict[str, dict[str, str]] = {
         "duration": "Dauer",
         "timings": "Zeiten je Phase",
         "footer": "Seite {page} von {pages}",
+        "open_points": "Offen",
+        "not_assessed": "nicht bewertet",
+        "evidence_title": "Belegbericht",
+        "evidence_intro": ("Dies ist ein Belegbericht: {reason} Er listet die gefundenen Belege je Rechercheaufgabe "
+                           "und Stufe, jeweils mit Dokument, Seite und verifiziertem Zitat."),
+        "evidence_model_failed": "Das Sprachmodell konnte keine verwendbare Antwort schreiben.",
+        "evidence_none": ("Die Wissensbasis hat zu dieser Frage keine Belege geliefert: Keine gelesene Textstelle "
+                          "wurde als relevant erkannt."),
+        "task": "Aufgabe",
+        "no_quote": "ohne verifiziertes Zitat",
     },
     "en": {
         "question": "Question",
@@ -110,6 +120,16 @@ LABELS: dict[str, dict[str, str]] = {
         "duration": "Duration",
         "timings": "Time per phase",
         "footer": "Page {page} of {pages}",
+        "open_points": "Open",
+        "not_assessed": "not assessed",
+        "evidence_title": "Evidence report",
+        "evidence_intro": ("This is an evidence report: {reason} It lists the evidence found, by research task and "
+                           "tier, each with document, page and verified quote."),
+        "evidence_model_failed": "The language model could not write a usable answer.",
+        "evidence_none": ("The knowledge base gave no evidence for this question: no excerpt that was read was found "
+                          "relevant."),
+        "task": "Task",
+        "no_quote": "no verified quote",
     },
 }
 
@@ -215,8 +235,11 @@ def run_rows(report: Report) -> list[tuple[str, str]]:
 def quality_rows(report: Report) -> list[tuple[str, str]]:
     """The quality block as (label, value) rows: four scores, the total, revision, deterministic shares."""
     lab, q = labels_for(report), report.quality
-    rows = [(lab[name], f"{getattr(q, name)} / 100") for name in SCORES]
-    rows.append((lab["total"], f"{q.total} / 400"))
+    if q.assessed:
+        rows = [(lab[name], f"{getattr(q, name)} / 100") for name in SCORES]
+        rows.append((lab["total"], f"{q.total} / 400"))
+    else:  # zeros that no reviewer gave are not grades
+        rows = [(lab[name], lab["not_assessed"]) for name in (*SCORES, "total")]
     revised = lab["yes"] if q.revised else lab["no"]
     if q.revised and q.first_total is not None:
         revised += f" ({lab['first_total']}: {q.first_total} / 400)"

@@ -84,6 +84,7 @@ class Quality(_Model):
     first_total: int | None = None
     cited_sentence_share: float = Field(ge=0, le=1, description="deterministic: sentences carrying a [n] marker")
     verified_quote_share: float = Field(ge=0, le=1, description="deterministic: quotes found in their source")
+    assessed: bool = Field(True, description="False when no reviewer scored the answer (the scores are not grades)")
 
 
 class PhaseTiming(_Model):
@@ -111,6 +112,8 @@ class Report(_Model):
     question: str
     language: str
     title: str
+    kind: Literal["synthesis", "evidence"] = Field(
+        "synthesis", description="'evidence': the model wrote no usable answer; the answer lists the verified findings")
     answer: str = Field(description="Markdown with [n] citation markers")
     citations: list[Citation] = Field(default_factory=list)
     findings: Findings = Field(default_factory=Findings)

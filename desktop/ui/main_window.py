@@ -186,6 +186,8 @@ class MainWindow(QMainWindow):
         self.progress.add_event(event)
         if isinstance(event, ev.SynthesisTokens):
             self.progress.add_draft(event.text, event.attempt)
+        if isinstance(event, ev.EstimateReady):
+            self.plan.estimate.show_estimate(event)
         if isinstance(event, _REFRESH_ON) and self.bridge.current_run:
             self.bridge.refresh_run(self.bridge.current_run)
 
@@ -211,6 +213,7 @@ class MainWindow(QMainWindow):
             self._error(self.tr("Choose or create a knowledge base first."))
             return
         self.progress.reset()
+        self.plan.estimate.show_estimate(None)
         self.bridge.start_research(question, self.kb.database)
 
     def _run_command(self, command, *args) -> None:  # noqa: ANN001, ANN002

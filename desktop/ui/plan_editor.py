@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.engine.state import Plan, Todo
+from desktop.ui.estimate_label import EstimateLabel
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -99,6 +100,7 @@ class PlanEditor(QWidget):
             button = QPushButton(text)
             button.clicked.connect(slot)
             buttons.addWidget(button)
+        self.estimate = EstimateLabel()
         self.approve = QPushButton(self.tr("Approve plan and start research"))
         self.approve.setDefault(True)
         self.approve.clicked.connect(self.approveRequested)
@@ -108,6 +110,7 @@ class PlanEditor(QWidget):
         layout.addWidget(self.view, 1)
         layout.addWidget(self.new_task)
         layout.addLayout(buttons)
+        layout.addWidget(self.estimate)
         layout.addWidget(self.approve)
 
     def set_plan(self, plan: Plan | None, editable: bool) -> None:

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from desktop.engine import events as ev
 from desktop.engine.narrate import describe
 from desktop.engine.state import RunState
+from desktop.ui.estimate_label import EstimateLabel
 
 STOP_KEY = "Ctrl+."  # the window's "Stop run" shortcut
 PHASES = ("clarify", "plan", "research", "drift", "synthesis", "report")
@@ -86,8 +87,10 @@ class ProgressPanel(QWidget):
         split.addWidget(self.tasks)
         split.addWidget(right)
         split.setSizes([300, 500])
+        self.estimate = EstimateLabel()
         buttons = QHBoxLayout()
-        buttons.addWidget(self.stats, 1)
+        buttons.addWidget(self.stats)
+        buttons.addWidget(self.estimate, 1)
         for b in (self.skip, self.cancel, self.resume):
             buttons.addWidget(b)
         layout = QVBoxLayout(self)
@@ -107,6 +110,7 @@ class ProgressPanel(QWidget):
         """A new run: clear the log, the draft and the clock."""
         self.log.clear()
         self.draft.clear()
+        self.estimate.show_estimate(None)
         self.started = None
         self.tokens = 0
         self._draft_attempt = 0
@@ -171,6 +175,8 @@ class ProgressPanel(QWidget):
         if isinstance(event, ev.PhaseStarted):
             self.started = self.started or time.monotonic()
             self.stepper.set_phase(event.phase, done=False)
+        if isinstance(event, ev.EstimateReady):
+            self.estimate.show_estimate(event)
         line = describe(event)
         if line and not isinstance(event, ev.TokenUsage):
             self.log.appendPlainText(f"{event.at.astimezone().strftime('%H:%M:%S')}  {line}")

@@ -213,7 +213,10 @@ class ReportView(QWidget):
 
     def _show_gauges(self, report: Report) -> None:
         lab, q = labels_for(report), report.quality
-        self.total_gauge.set_value(q.total, QUALITY_MAX, f"{q.total} / {QUALITY_MAX}", lab["quality"])
+        if q.assessed:
+            self.total_gauge.set_value(q.total, QUALITY_MAX, f"{q.total} / {QUALITY_MAX}", lab["quality"])
+        else:  # an evidence report, or a check that failed: no grade was given
+            self.total_gauge.set_value(0, QUALITY_MAX, "—", f"{lab['quality']}: {lab['not_assessed']}")
         self.cited_gauge.set_value(q.cited_sentence_share, 1.0, percent(q.cited_sentence_share), lab["cited_share"])
 
     def _mark_drift(self, report: Report | None) -> None:

@@ -47,6 +47,12 @@ FIELDS: dict[str, tuple[str, str]] = {
         "SettingsTexts", "Extra tries when an answer is not valid JSON of the asked shape.")),
     "llm.concurrency": (QT_TRANSLATE_NOOP("SettingsTexts", "Concurrency"), QT_TRANSLATE_NOOP(
         "SettingsTexts", "Calls in flight at once (Ollama can serve parallel requests).")),
+    "llm.transient_retries": (QT_TRANSLATE_NOOP("SettingsTexts", "Retries after server errors"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Extra tries after a transient server error (HTTP 5xx, broken connection, server restarting).")),
+    "llm.retry_backoff_s": (QT_TRANSLATE_NOOP("SettingsTexts", "First retry wait (s)"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "First wait before such a retry; doubled each time.")),
+    "llm.retry_backoff_max_s": (QT_TRANSLATE_NOOP("SettingsTexts", "Longest retry wait (s)"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Longest wait before one retry.")),
     "kb": (QT_TRANSLATE_NOOP("SettingsTexts", "Knowledge base"), ""),
     "kb.mode": (QT_TRANSLATE_NOOP("SettingsTexts", "Mode"),
                 QT_TRANSLATE_NOOP("SettingsTexts", "Vector store inside the app, or a Chroma server.")),
@@ -113,14 +119,19 @@ FIELDS: dict[str, tuple[str, str]] = {
                                 QT_TRANSLATE_NOOP("SettingsTexts", "To-dos a plan may hold.")),
     "research.plan_context_tokens": (QT_TRANSLATE_NOOP("SettingsTexts", "Plan context tokens"),
                                      QT_TRANSLATE_NOOP("SettingsTexts", "Retrieved text the planner sees.")),
+    "research.prompt_seconds": (QT_TRANSLATE_NOOP("SettingsTexts", "Reading time per prompt (s)"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Longest the server should take to read the excerpts of one prompt, at its measured speed "
+        "(smaller budgets on slow servers).")),
     "research.extract_k_per_query": (QT_TRANSLATE_NOOP("SettingsTexts", "Chunks per task query (k)"),
                                      QT_TRANSLATE_NOOP("SettingsTexts", "Chunks retrieved per task query.")),
     "research.max_chunks_per_task": (QT_TRANSLATE_NOOP("SettingsTexts", "Max chunks per task"),
                                      QT_TRANSLATE_NOOP("SettingsTexts", "Retrieved chunks read closely per task.")),
     "research.rrf_k": (QT_TRANSLATE_NOOP("SettingsTexts", "Fusion constant (RRF k)"),
                        QT_TRANSLATE_NOOP("SettingsTexts", "Fusion constant for merging a task's query results.")),
+    "research.extract_batch": (QT_TRANSLATE_NOOP("SettingsTexts", "Chunks per extraction call"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Chunks read together in one extraction call (its instructions are sent once).")),
     "research.extract_concurrency": (QT_TRANSLATE_NOOP("SettingsTexts", "Extraction concurrency"), QT_TRANSLATE_NOOP(
-        "SettingsTexts", "Extractions run at once (also bounded by the LLM's).")),
+        "SettingsTexts", "Extraction calls run at once (also bounded by the LLM's).")),
     "research.context_turns": (QT_TRANSLATE_NOOP("SettingsTexts", "Context turns"), QT_TRANSLATE_NOOP(
         "SettingsTexts", "Times the LLM may ask for more context per chunk.")),
     "research.requests_per_turn": (QT_TRANSLATE_NOOP("SettingsTexts", "Requests per turn"),
@@ -148,8 +159,6 @@ FIELDS: dict[str, tuple[str, str]] = {
                                           QT_TRANSLATE_NOOP("SettingsTexts", "Findings text the synthesis sees.")),
     "research.quality_threshold": (QT_TRANSLATE_NOOP("SettingsTexts", "Quality threshold"), QT_TRANSLATE_NOOP(
         "SettingsTexts", "Below this total (of 400) the answer is revised once.")),
-    "research.synthesis_attempts": (QT_TRANSLATE_NOOP("SettingsTexts", "Synthesis attempts"), QT_TRANSLATE_NOOP(
-        "SettingsTexts", "Tries to get an answer with valid markers in the right language.")),
     "ui": (QT_TRANSLATE_NOOP("SettingsTexts", "Interface"), ""),
     "ui.language": (QT_TRANSLATE_NOOP("SettingsTexts", "Language"), QT_TRANSLATE_NOOP(
         "SettingsTexts", "Language of the window; 'system' follows the computer.")),

@@ -190,6 +190,27 @@
     </message>
 </context>
 <context>
+    <name>EstimateLabel</name>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/estimate_label.py" line="27"/>
+        <source>Research and report take about %n minute(s) on this LLM server</source>
+        <translation>
+            <numerusform>Recherche und Bericht dauern auf diesem LLM-Server etwa %n Minute</numerusform>
+            <numerusform>Recherche und Bericht dauern auf diesem LLM-Server etwa %n Minuten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/estimate_label.py" line="28"/>
+        <source>({calls} calls; it reads {read} and writes {write} tokens per second).</source>
+        <translation>({calls} Aufrufe; er liest {read} und schreibt {write} Tokens pro Sekunde).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/estimate_label.py" line="31"/>
+        <source>Estimated from the speed the server showed so far; the number of findings and followed references is not known in advance.</source>
+        <translation>Geschätzt aus der bisher gemessenen Geschwindigkeit des Servers; wie viele Erkenntnisse und Verweise es geben wird, ist vorher nicht bekannt.</translation>
+    </message>
+</context>
+<context>
     <name>KnowledgeBasePanel</name>
     <message>
         <location filename="../../desktop/ui/kb_panel.py" line="100"/>
@@ -552,22 +573,22 @@
     </message>
     <message>
         <location filename="../../desktop/ui/main_window.py" line="165"/>
-        <location filename="../../desktop/ui/main_window.py" line="305"/>
+        <location filename="../../desktop/ui/main_window.py" line="308"/>
         <source>About Rabbithole</source>
         <translation>Über Rabbithole</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="199"/>
+        <location filename="../../desktop/ui/main_window.py" line="201"/>
         <source>Working…</source>
         <translation>Wird ausgeführt…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="211"/>
+        <location filename="../../desktop/ui/main_window.py" line="213"/>
         <source>Choose or create a knowledge base first.</source>
         <translation>Wählen oder erstellen Sie zuerst eine Wissensdatenbank.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="245"/>
+        <location filename="../../desktop/ui/main_window.py" line="248"/>
         <source>KB: {0} · %Ln document(s)</source>
         <translation>
             <numerusform>Wissensdatenbank: {0} · %Ln Dokument</numerusform>
@@ -575,7 +596,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="246"/>
+        <location filename="../../desktop/ui/main_window.py" line="249"/>
         <source> · %Ln chunk(s) to embed</source>
         <translation>
             <numerusform> · %Ln Passage noch einzubetten</numerusform>
@@ -583,52 +604,52 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="250"/>
+        <location filename="../../desktop/ui/main_window.py" line="253"/>
         <source>LLM: {0} ✓</source>
         <translation>LLM: {0} ✓</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="253"/>
+        <location filename="../../desktop/ui/main_window.py" line="256"/>
         <source>LLM: not ready</source>
         <translation>LLM: nicht bereit</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="256"/>
+        <location filename="../../desktop/ui/main_window.py" line="259"/>
         <source>The LLM server does not answer. Start Ollama (ollama serve) or point Rabbithole to your team&apos;s LLM server in Settings → LLM. The knowledge base works meanwhile.</source>
         <translation>Der LLM-Server antwortet nicht. Starten Sie Ollama (ollama serve) oder verweisen Sie Rabbithole unter Einstellungen → LLM auf den LLM-Server Ihres Teams. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="259"/>
+        <location filename="../../desktop/ui/main_window.py" line="262"/>
         <source>The model {0} is not on the LLM server. Pull it (ollama pull {0}, or Settings → LLM → Pull model) or choose another one in Settings → LLM. The knowledge base works meanwhile.</source>
         <translation>Das Modell {0} ist nicht auf dem LLM-Server. Laden Sie es herunter (ollama pull {0} oder Einstellungen → LLM → Modell herunterladen) oder wählen Sie unter Einstellungen → LLM ein anderes. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="262"/>
+        <location filename="../../desktop/ui/main_window.py" line="265"/>
         <source>Details: {0}</source>
         <translation>Details: {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="276"/>
+        <location filename="../../desktop/ui/main_window.py" line="279"/>
         <source>There is no report to export yet.</source>
         <translation>Es gibt noch keinen Bericht zum Exportieren.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="278"/>
+        <location filename="../../desktop/ui/main_window.py" line="281"/>
         <source>Export the report into…</source>
         <translation>Bericht exportieren nach…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="281"/>
+        <location filename="../../desktop/ui/main_window.py" line="284"/>
         <source>Written: {0}</source>
         <translation>Gespeichert: {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="300"/>
+        <location filename="../../desktop/ui/main_window.py" line="303"/>
         <source>The new data folder is used from the next start.</source>
         <translation>Der neue Datenordner wird ab dem nächsten Start verwendet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="306"/>
+        <location filename="../../desktop/ui/main_window.py" line="309"/>
         <source>Rabbithole — offline research over your PDFs with a local LLM.
 Data folder: {0}</source>
         <translation>Rabbithole — Offline-Recherche in Ihren PDFs mit einem lokalen LLM.
@@ -638,12 +659,12 @@ Datenordner: {0}</translation>
 <context>
     <name>PdfViewer</name>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="211"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="83"/>
         <source>“{name}” was not found at {path} — was it moved? Re-add it to the knowledge base.</source>
         <translation>„{name}“ wurde unter {path} nicht gefunden — wurde die Datei verschoben? Fügen Sie sie erneut zur Wissensdatenbank hinzu.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/pdf_viewer.py" line="218"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="90"/>
         <source>Page {page} does not exist; the document has %n page(s).</source>
         <translation>
             <numerusform>Seite {page} existiert nicht; das Dokument hat %n Seite.</numerusform>
@@ -651,92 +672,92 @@ Datenordner: {0}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="221"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="93"/>
         <source>The quote could not be found on page {page}.</source>
         <translation>Das Zitat wurde auf Seite {page} nicht gefunden.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="252"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="124"/>
         <source>“{name}” is password-protected. Remove the password and re-add it to the knowledge base.</source>
         <translation>„{name}“ ist passwortgeschützt. Entfernen Sie das Passwort und fügen Sie die Datei erneut zur Wissensdatenbank hinzu.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="255"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="127"/>
         <source>“{name}” cannot be opened: the file is damaged or not a PDF ({path}).</source>
         <translation>„{name}“ kann nicht geöffnet werden: Die Datei ist beschädigt oder keine PDF-Datei ({path}).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="297"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="169"/>
         <source>Previous page</source>
         <translation>Vorherige Seite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="300"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="172"/>
         <source>Page</source>
         <translation>Seite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="303"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="175"/>
         <source>Next page</source>
         <translation>Nächste Seite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="306"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="178"/>
         <source>Zoom out</source>
         <translation>Verkleinern</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="307"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="179"/>
         <source>Zoom in</source>
         <translation>Vergrößern</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="308"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="180"/>
         <source>Fit width</source>
         <translation>Seitenbreite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="309"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="181"/>
         <source>Fit page</source>
         <translation>Ganze Seite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="313"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="185"/>
         <source>Search ({key})</source>
         <translation>Suchen ({key})</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="318"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="190"/>
         <source>Previous result</source>
         <translation>Vorheriger Treffer</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="319"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="191"/>
         <source>Next result</source>
         <translation>Nächster Treffer</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="346"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="218"/>
         <source> / {count}</source>
         <translation> / {count}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="438"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="310"/>
         <source>Searching…</source>
         <translation>Suche läuft…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="438"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="310"/>
         <source>No matches</source>
         <translation>Keine Treffer</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="440"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="312"/>
         <source>{n} / {count}</source>
         <translation>{n} / {count}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/pdf_viewer.py" line="442"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="314"/>
         <source>%n match(es)</source>
         <translation>
             <numerusform>%n Treffer</numerusform>
@@ -747,32 +768,32 @@ Datenordner: {0}</translation>
 <context>
     <name>PhaseStepper</name>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="34"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="35"/>
         <source>Clarify</source>
         <translation>Klärung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="34"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="35"/>
         <source>Plan</source>
         <translation>Plan</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="34"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="35"/>
         <source>Research</source>
         <translation>Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="35"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="36"/>
         <source>Filter</source>
         <translation>Filter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="35"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="36"/>
         <source>Synthesis</source>
         <translation>Synthese</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="35"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="36"/>
         <source>Report</source>
         <translation>Bericht</translation>
     </message>
@@ -780,52 +801,52 @@ Datenordner: {0}</translation>
 <context>
     <name>PlanEditor</name>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="94"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="95"/>
         <source>New task…</source>
         <translation>Neue Aufgabe…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="97"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="98"/>
         <source>Add</source>
         <translation>Hinzufügen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="97"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="98"/>
         <source>Remove</source>
         <translation>Entfernen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="97"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="98"/>
         <source>Up</source>
         <translation>Nach oben</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="98"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="99"/>
         <source>Down</source>
         <translation>Nach unten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="98"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="99"/>
         <source>Re-plan…</source>
         <translation>Neu planen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="102"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="104"/>
         <source>Approve plan and start research</source>
         <translation>Plan freigeben und Recherche starten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="106"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="108"/>
         <source>Research plan — edit it, then approve. Task 0 is your question.</source>
         <translation>Rechercheplan — bearbeiten Sie ihn und geben Sie ihn dann frei. Aufgabe 0 ist Ihre Frage.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="148"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="151"/>
         <source>Re-plan</source>
         <translation>Neu planen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="149"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="152"/>
         <source>What should the new plan do differently?</source>
         <translation>Was soll der neue Plan anders machen?</translation>
     </message>
@@ -833,37 +854,37 @@ Datenordner: {0}</translation>
 <context>
     <name>ProgressPanel</name>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="71"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="72"/>
         <source>Skip task</source>
         <translation>Aufgabe überspringen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="73"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="74"/>
         <source>Stop</source>
         <translation>Anhalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="74"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="75"/>
         <source>Stop the run; it can be resumed later ({0})</source>
         <translation>Recherche anhalten; sie kann später fortgesetzt werden ({0})</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="77"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="78"/>
         <source>Resume</source>
         <translation>Fortsetzen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="81"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="82"/>
         <source>The answer appears here while it is written.</source>
         <translation>Die Antwort erscheint hier, während sie geschrieben wird.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="154"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="158"/>
         <source>{read}, {references}</source>
         <translation>{read}, {references}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="155"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="159"/>
         <source>%Ln read</source>
         <translation>
             <numerusform>%Ln gelesen</numerusform>
@@ -871,7 +892,7 @@ Datenordner: {0}</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="156"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="160"/>
         <source>%Ln reference(s)</source>
         <translation>
             <numerusform>%Ln Verweis</numerusform>
@@ -879,7 +900,7 @@ Datenordner: {0}</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="165"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="169"/>
         <source>%Ln token(s) · {0} s</source>
         <translation>
             <numerusform>%Ln Token · {0} s</numerusform>
@@ -1452,552 +1473,592 @@ Datenordner: {0}</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/settings_texts.py" line="50"/>
+        <source>Retries after server errors</source>
+        <translation>Wiederholungen nach Serverfehlern</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="50"/>
+        <source>Extra tries after a transient server error (HTTP 5xx, broken connection, server restarting).</source>
+        <translation>Weitere Versuche nach einem vorübergehenden Serverfehler (HTTP 5xx, abgebrochene Verbindung, Neustart des Servers).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="52"/>
+        <source>First retry wait (s)</source>
+        <translation>Erste Wartezeit (s)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="52"/>
+        <source>First wait before such a retry; doubled each time.</source>
+        <translation>Erste Wartezeit vor einer solchen Wiederholung; sie verdoppelt sich jedes Mal.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="54"/>
+        <source>Longest retry wait (s)</source>
+        <translation>Längste Wartezeit (s)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="54"/>
+        <source>Longest wait before one retry.</source>
+        <translation>Längste Wartezeit vor einer Wiederholung.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="56"/>
         <source>Knowledge base</source>
         <translation>Wissensdatenbank</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="51"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="57"/>
         <source>Mode</source>
         <translation>Modus</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="52"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="58"/>
         <source>Vector store inside the app, or a Chroma server.</source>
         <translation>Vektorspeicher innerhalb der App oder ein Chroma-Server.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="53"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="59"/>
         <source>Server host</source>
         <translation>Server-Host</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="54"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="60"/>
         <source>Chroma server host (server mode).</source>
         <translation>Host des Chroma-Servers (Servermodus).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="55"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="61"/>
         <source>Server port</source>
         <translation>Server-Port</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="56"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="62"/>
         <source>Chroma server port (server mode).</source>
         <translation>Port des Chroma-Servers (Servermodus).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="57"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="63"/>
         <source>Use HTTPS</source>
         <translation>HTTPS verwenden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="58"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="64"/>
         <source>Use HTTPS to reach the Chroma server.</source>
         <translation>Den Chroma-Server über HTTPS ansprechen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="59"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="65"/>
         <source>Default embedder</source>
         <translation>Standard-Einbettungsmodell</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="60"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="66"/>
         <source>&apos;offline&apos; (bundled e5-small) or &apos;ollama:MODEL&apos;.</source>
         <translation>„offline“ (mitgeliefertes e5-small) oder „ollama:MODELL“.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="61"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="67"/>
         <source>Chunking</source>
         <translation>Aufteilung in Passagen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="62"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="68"/>
         <source>Target words</source>
         <translation>Zielwortzahl</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="63"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="69"/>
         <source>Chunks are packed up to about this many words.</source>
         <translation>Passagen werden bis etwa zu dieser Wortzahl gefüllt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="64"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="70"/>
         <source>Max words</source>
         <translation>Max. Wortzahl</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="64"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="70"/>
         <source>A paragraph longer than this is split at sentences.</source>
         <translation>Ein längerer Absatz wird an Satzgrenzen geteilt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="66"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="72"/>
         <source>Min words</source>
         <translation>Min. Wortzahl</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="66"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="72"/>
         <source>Smaller pieces join their neighbour on the same page.</source>
         <translation>Kleinere Stücke werden mit ihrem Nachbarn auf derselben Seite zusammengefasst.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="68"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="74"/>
         <source>Ingest workers</source>
         <translation>Import-Prozesse</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="68"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="74"/>
         <source>Processes reading PDFs; 0 reads in the calling process.</source>
         <translation>Prozesse, die PDFs einlesen; bei 0 liest der aufrufende Prozess selbst.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="70"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="76"/>
         <source>Pages per task</source>
         <translation>Seiten pro Arbeitspaket</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="71"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="77"/>
         <source>Pages one worker reads at a time (bounds memory).</source>
         <translation>Seiten, die ein Prozess auf einmal einliest (begrenzt den Speicherbedarf).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="72"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="78"/>
         <source>Embed batch</source>
         <translation>Einbettungs-Stapelgröße</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="72"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="78"/>
         <source>Chunks embedded per call; smaller reacts faster to cancel.</source>
         <translation>Pro Aufruf eingebettete Passagen; kleinere Werte reagieren schneller auf Abbrechen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="74"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="80"/>
         <source>OCR</source>
         <translation>OCR</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="74"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="80"/>
         <source>OCR pages without a text layer when Tesseract is installed.</source>
         <translation>Seiten ohne Textebene per OCR erkennen, wenn Tesseract installiert ist.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="76"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="82"/>
         <source>OCR languages</source>
         <translation>OCR-Sprachen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="77"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="83"/>
         <source>Tesseract language codes.</source>
         <translation>Tesseract-Sprachcodes.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="78"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="84"/>
         <source>Fusion</source>
         <translation>Fusion</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="79"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="85"/>
         <source>How hybrid search mixes dense and lexical results.</source>
         <translation>Wie die hybride Suche dichte (semantische) und lexikalische Ergebnisse zusammenführt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="80"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="86"/>
         <source>Dense weight</source>
         <translation>Gewicht der dichten Suche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="80"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="86"/>
         <source>Share of the dense (semantic) side in z-score fusion.</source>
         <translation>Anteil der dichten (semantischen) Suche bei der Z-Score-Fusion.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="82"/>
-        <location filename="../../desktop/ui/settings_texts.py" line="120"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="88"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="129"/>
         <source>Fusion constant (RRF k)</source>
         <translation>Fusionskonstante (RRF k)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="83"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="89"/>
         <source>Reciprocal rank fusion constant (fusion &apos;rrf&apos;).</source>
         <translation>Konstante der Reciprocal Rank Fusion (Fusion „RRF“).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="84"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="90"/>
         <source>Candidates per retriever</source>
         <translation>Kandidaten je Suchverfahren</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="85"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="91"/>
         <source>Candidates each retriever contributes to the fusion.</source>
         <translation>Kandidaten, die jedes Suchverfahren zur Fusion beiträgt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="86"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="92"/>
         <source>Research</source>
         <translation>Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="87"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="93"/>
         <source>Max rounds</source>
         <translation>Max. Runden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="88"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="94"/>
         <source>Clarification rounds at most.</source>
         <translation>Höchstzahl der Klärungsrunden.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="89"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="95"/>
         <source>Queries per round</source>
         <translation>Suchanfragen pro Runde</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="90"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="96"/>
         <source>Search queries each clarification round.</source>
         <translation>Suchanfragen in jeder Klärungsrunde.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="91"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="97"/>
         <source>Chunks per query (k)</source>
         <translation>Passagen pro Suchanfrage (k)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="92"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="98"/>
         <source>Chunks retrieved per clarification query.</source>
         <translation>Gefundene Passagen pro Suchanfrage der Klärung.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="93"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="99"/>
         <source>Min questions</source>
         <translation>Min. Rückfragen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="94"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="100"/>
         <source>Follow-up questions per round, at least.</source>
         <translation>Rückfragen pro Runde, mindestens.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="95"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="101"/>
         <source>Max questions</source>
         <translation>Max. Rückfragen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="96"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="102"/>
         <source>Follow-up questions per round, at most.</source>
         <translation>Rückfragen pro Runde, höchstens.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="97"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="103"/>
         <source>Clarification token budget</source>
         <translation>Token-Budget der Klärung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="97"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="103"/>
         <source>Tokens clarification may spend before it stops.</source>
         <translation>Tokens, die die Klärung verbrauchen darf, bevor sie endet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="99"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="105"/>
         <source>Analysis context tokens</source>
         <translation>Kontext-Tokens der Analyse</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="99"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="105"/>
         <source>Retrieved text given to the analysis, most relevant first.</source>
         <translation>Gefundener Text, den die Analyse erhält, der relevanteste zuerst.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="101"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="107"/>
         <source>Convergence: coverage</source>
         <translation>Konvergenz: Abdeckung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="102"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="108"/>
         <source>Coverage at which ending is suggested…</source>
         <translation>Abdeckung, ab der das Beenden vorgeschlagen wird…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="103"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="109"/>
         <source>Convergence: share seen before</source>
         <translation>Konvergenz: Anteil bereits bekannter Passagen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="104"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="110"/>
         <source>…with this share of the round&apos;s chunks already seen…</source>
         <translation>…wenn dieser Anteil der Passagen der Runde bereits bekannt ist…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="106"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="112"/>
         <source>Convergence: max gaps</source>
         <translation>Konvergenz: max. Lücken</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="107"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="113"/>
         <source>…and at most this many open gaps.</source>
         <translation>…und höchstens so viele Lücken offen sind.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="108"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="114"/>
         <source>Min plan items</source>
         <translation>Min. Planpunkte</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="109"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="115"/>
         <source>To-dos a new plan starts with, at least.</source>
         <translation>Aufgaben, mit denen ein neuer Plan beginnt, mindestens.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="110"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="116"/>
         <source>Max initial plan items</source>
         <translation>Max. Planpunkte zu Beginn</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="111"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="117"/>
         <source>To-dos a new plan starts with, at most.</source>
         <translation>Aufgaben, mit denen ein neuer Plan beginnt, höchstens.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="112"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="118"/>
         <source>Max plan items</source>
         <translation>Max. Planpunkte</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="113"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="119"/>
         <source>To-dos a plan may hold.</source>
         <translation>Aufgaben, die ein Plan enthalten darf.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="114"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="120"/>
         <source>Plan context tokens</source>
         <translation>Kontext-Tokens der Planung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="115"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="121"/>
         <source>Retrieved text the planner sees.</source>
         <translation>Gefundener Text, den die Planung erhält.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="116"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="122"/>
+        <source>Reading time per prompt (s)</source>
+        <translation>Lesezeit je Prompt (s)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="122"/>
+        <source>Longest the server should take to read the excerpts of one prompt, at its measured speed (smaller budgets on slow servers).</source>
+        <translation>Wie lange der Server bei seiner gemessenen Geschwindigkeit höchstens brauchen soll, um die Textauszüge eines Prompts zu lesen (kleinere Budgets auf langsamen Servern).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="125"/>
         <source>Chunks per task query (k)</source>
         <translation>Passagen pro Aufgaben-Suchanfrage (k)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="117"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="126"/>
         <source>Chunks retrieved per task query.</source>
         <translation>Gefundene Passagen pro Suchanfrage einer Aufgabe.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="118"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="127"/>
         <source>Max chunks per task</source>
         <translation>Max. Passagen pro Aufgabe</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="119"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="128"/>
         <source>Retrieved chunks read closely per task.</source>
         <translation>Gefundene Passagen, die pro Aufgabe genau gelesen werden.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="121"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="130"/>
         <source>Fusion constant for merging a task&apos;s query results.</source>
         <translation>Fusionskonstante für das Zusammenführen der Suchergebnisse einer Aufgabe.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="122"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="131"/>
+        <source>Chunks per extraction call</source>
+        <translation>Textstellen je Extraktionsaufruf</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="131"/>
+        <source>Chunks read together in one extraction call (its instructions are sent once).</source>
+        <translation>Textstellen, die in einem Extraktionsaufruf gemeinsam gelesen werden (die Anweisungen werden nur einmal gesendet).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="133"/>
         <source>Extraction concurrency</source>
         <translation>Parallele Extraktionen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="122"/>
-        <source>Extractions run at once (also bounded by the LLM&apos;s).</source>
-        <translation>Gleichzeitig laufende Extraktionen (zusätzlich durch die Parallelität des LLM begrenzt).</translation>
+        <location filename="../../desktop/ui/settings_texts.py" line="133"/>
+        <source>Extraction calls run at once (also bounded by the LLM&apos;s).</source>
+        <translation>Gleichzeitige Extraktionsaufrufe (auch durch die des LLM begrenzt).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="124"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="135"/>
         <source>Context turns</source>
         <translation>Kontextrunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="124"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="135"/>
         <source>Times the LLM may ask for more context per chunk.</source>
         <translation>Wie oft das LLM pro Passage weiteren Kontext anfordern darf.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="126"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="137"/>
         <source>Requests per turn</source>
         <translation>Anfragen pro Runde</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="127"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="138"/>
         <source>Context requests served per turn.</source>
         <translation>Kontextanfragen, die pro Runde bedient werden.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="128"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="139"/>
         <source>Reference depth</source>
         <translation>Verweistiefe</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="129"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="140"/>
         <source>How deep references are followed.</source>
         <translation>Wie tief Verweisen gefolgt wird.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="130"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="141"/>
         <source>Reference token budget</source>
         <translation>Token-Budget für Verweise</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="130"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="141"/>
         <source>Tokens one task may spend following references.</source>
         <translation>Tokens, die eine Aufgabe für das Verfolgen von Verweisen verbrauchen darf.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="132"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="143"/>
         <source>Max references per document</source>
         <translation>Max. Verweise pro Dokument</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="133"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="144"/>
         <source>References followed into one document per task.</source>
         <translation>Verweise, denen pro Aufgabe in ein Dokument gefolgt wird.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="135"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="146"/>
         <source>Tier 1 min relevance</source>
         <translation>Mindestrelevanz Stufe 1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="135"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="146"/>
         <source>Direct findings at least this relevant are primary.</source>
         <translation>Direkte Ergebnisse mit mindestens dieser Relevanz sind primär.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="137"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="148"/>
         <source>Drop below relevance</source>
         <translation>Verwerfen unter Relevanz</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="137"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="148"/>
         <source>Extractions below this relevance are no findings.</source>
         <translation>Extraktionen unter dieser Relevanz zählen nicht als Ergebnisse.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="139"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="150"/>
         <source>Tier weights</source>
         <translation>Gewichte der Stufen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="140"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="151"/>
         <source>Weight of tiers 1-3 in synthesis.</source>
         <translation>Gewicht der Stufen 1–3 in der Synthese.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="141"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="152"/>
         <source>Drift thresholds</source>
         <translation>Drift-Schwellenwerte</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="142"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="153"/>
         <source>Lowest anchor relevance kept, by tier.</source>
         <translation>Niedrigste beibehaltene Anker-Relevanz, je Stufe.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="143"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="154"/>
         <source>Drift: primary findings kept</source>
         <translation>Drift: beibehaltene Primärergebnisse</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="143"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="154"/>
         <source>Primary findings kept even below the threshold.</source>
         <translation>Primäre Ergebnisse, die auch unter dem Schwellenwert behalten werden.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="145"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="156"/>
         <source>Drift: warning share</source>
         <translation>Drift: Warnschwelle</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="146"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="157"/>
         <source>Warn when more than this share is filtered.</source>
         <translation>Warnen, wenn mehr als dieser Anteil aussortiert wird.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="147"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="158"/>
         <source>Synthesis context tokens</source>
         <translation>Kontext-Tokens der Synthese</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="148"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="159"/>
         <source>Findings text the synthesis sees.</source>
         <translation>Text der Ergebnisse, den die Synthese erhält.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="149"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="160"/>
         <source>Quality threshold</source>
         <translation>Qualitätsschwelle</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="149"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="160"/>
         <source>Below this total (of 400) the answer is revised once.</source>
         <translation>Unter dieser Gesamtpunktzahl (von 400) wird die Antwort einmal überarbeitet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="151"/>
-        <source>Synthesis attempts</source>
-        <translation>Syntheseversuche</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="151"/>
-        <source>Tries to get an answer with valid markers in the right language.</source>
-        <translation>Versuche, eine Antwort mit gültigen Markierungen in der richtigen Sprache zu erhalten.</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="153"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="162"/>
         <source>Interface</source>
         <translation>Oberfläche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="154"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="163"/>
         <source>Language</source>
         <translation>Sprache</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="154"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="163"/>
         <source>Language of the window; &apos;system&apos; follows the computer.</source>
         <translation>Sprache des Fensters; „Wie im System“ folgt der Einstellung des Computers.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="160"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="169"/>
         <source>Ollama</source>
         <translation>Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="161"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="170"/>
         <source>OpenAI-compatible</source>
         <translation>OpenAI-kompatibel</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="162"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="171"/>
         <source>Embedded (inside the app)</source>
         <translation>Integriert (innerhalb der App)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="163"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="172"/>
         <source>Chroma server</source>
         <translation>Chroma-Server</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="164"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="173"/>
         <source>Z-score</source>
         <translation>Z-Score</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="165"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="174"/>
         <source>Reciprocal rank fusion (RRF)</source>
         <translation>Reciprocal Rank Fusion (RRF)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="166"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="175"/>
         <source>As the system</source>
         <translation>Wie im System</translation>
     </message>

@@ -43,6 +43,15 @@
     </message>
 </context>
 <context>
+    <name>EstimateLabel</name>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/estimate_label.py" line="27" />
+        <source>Research and report take about %n minute(s) on this LLM server</source>
+        <translation>
+            <numerusform>Research and report take about %n minute on this LLM server</numerusform><numerusform>Research and report take about %n minutes on this LLM server</numerusform></translation>
+    </message>
+</context>
+<context>
     <name>KnowledgeBasePanel</name>
     <message numerus="yes">
         <location filename="../../desktop/ui/kb_panel.py" line="183" />
@@ -108,13 +117,13 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="245" />
+        <location filename="../../desktop/ui/main_window.py" line="248" />
         <source>KB: {0} · %Ln document(s)</source>
         <translation>
             <numerusform>KB: {0} · %Ln document</numerusform><numerusform>KB: {0} · %Ln documents</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="246" />
+        <location filename="../../desktop/ui/main_window.py" line="249" />
         <source> · %Ln chunk(s) to embed</source>
         <translation>
             <numerusform> · %Ln chunk to embed</numerusform><numerusform> · %Ln chunks to embed</numerusform></translation>
@@ -123,13 +132,13 @@
 <context>
     <name>PdfViewer</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/pdf_viewer.py" line="218" />
+        <location filename="../../desktop/ui/pdf_viewer.py" line="90" />
         <source>Page {page} does not exist; the document has %n page(s).</source>
         <translation>
             <numerusform>Page {page} does not exist; the document has %n page.</numerusform><numerusform>Page {page} does not exist; the document has %n pages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/pdf_viewer.py" line="442" />
+        <location filename="../../desktop/ui/pdf_viewer.py" line="314" />
         <source>%n match(es)</source>
         <translation>
             <numerusform>%n match</numerusform><numerusform>%n matches</numerusform></translation>
@@ -138,19 +147,19 @@
 <context>
     <name>ProgressPanel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="155" />
+        <location filename="../../desktop/ui/progress_panel.py" line="159" />
         <source>%Ln read</source>
         <translation>
             <numerusform>%Ln read</numerusform><numerusform>%Ln read</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="156" />
+        <location filename="../../desktop/ui/progress_panel.py" line="160" />
         <source>%Ln reference(s)</source>
         <translation>
             <numerusform>%Ln reference</numerusform><numerusform>%Ln references</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="165" />
+        <location filename="../../desktop/ui/progress_panel.py" line="169" />
         <source>%Ln token(s) · {0} s</source>
         <translation>
             <numerusform>%Ln token · {0} s</numerusform><numerusform>%Ln tokens · {0} s</numerusform></translation>

@@ -96,8 +96,11 @@ def test_max_rounds_and_token_budget(harness, engine_settings) -> None:  # noqa:
 
 def test_convergence_is_suggested_not_forced(harness, research_llm) -> None:  # noqa: ANN001
     research_llm.coverage, research_llm.gaps = 0.9, 1
-    research_llm.overrides["SearchQueries"] = {"queries": ["Grenzwert effektive Dosis", "Grenzwert effektive Dosis",
-                                                           "Grenzwert effektive Dosis beruflich"]}
+    research_llm.once["SearchQueries"] = [{"queries": ["Grenzwert effektive Dosis", "Grenzwert effektive Dosis"]}]
+    # round 2 searches nearly the same again: its chunks were mostly seen in round 1
+    research_llm.overrides["SearchQueries"] = {"queries": ["Grenzwert effektive Dosis beruflich",
+                                                           "Grenzwert effektive Dosis beruflich exponierte Person",
+                                                           "effektive Dosis Grenzwert Kalenderjahr"]}
 
     async def scenario(engine):  # noqa: ANN001, ANN202
         state = await engine.start(QUESTION_DE, "Sample")

@@ -29,13 +29,15 @@ def test_auto_run_writes_state_plan_and_audit(capsys, sample_paths, fake_llm, tm
     assert (summary["status"], summary["phase"], summary["language"]) == ("done", "report", "de")
     assert summary["message"] == "The report is ready." and summary["run_id"]
     assert summary["plan"]["approved"] and summary["plan"]["items"][0]["task"] == QUESTION_DE
-    assert summary["termination"] == "user_end" and summary["rounds"] == 1 and summary["usage"]["calls"] >= 5
+    # --auto: nobody answers, so no follow-up questions are asked; clarification ends after its analysis
+    assert summary["termination"] == "auto" and summary["rounds"] == 1 and summary["usage"]["calls"] >= 5
     assert "round 1 queries" in err and "clarification ended" in err
     for name in ("state.json", "plan.json", "plan.md", "audit.jsonl", "summary.json", "report.md", "report.pdf"):
         assert (out_dir / name).is_file(), name
     audit = [json.loads(line) for line in (out_dir / "audit.jsonl").read_text().splitlines()]
     prompts = [e for e in audit if e["type"] == "llm_call"]
     assert prompts and all(e["messages"] and e["attempts"][0]["raw"] for e in prompts)
+    assert "clarify.questions" not in {e["purpose"] for e in prompts} and "questions_asked" not in {e["type"] for e in audit}
     assert json.loads((out_dir / "summary.json").read_text())["run_id"] == summary["run_id"]
 
 

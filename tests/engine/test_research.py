@@ -12,8 +12,10 @@ from support import fake_ollama_replies as replies
 from support.research_llm import QUESTION_DE, QUESTION_EN, TEXTS
 
 from desktop.engine import events as ev
-from desktop.engine.phase4 import cited_sentence_share, unquote_unverified
+from desktop.engine.phase4 import cited_sentence_share, render, unquote_unverified
 from desktop.engine.phase5 import renumber
+from desktop.engine.schemas import Statement, SynthesisAnswer
+from desktop.kb.database import KnowledgeBase
 from desktop.kb.textnorm import normalize
 
 
@@ -57,25 +59,51 @@ def test_full_run_report_quotes_stand_on_the_cited_pages(harness, research_llm) 
     assert {t.phase for t in report.run.timings} >= {"clarify", "plan", "research", "synthesis"}
 
 
-def test_fabricated_quote_is_not_shown_as_a_quote(harness, research_llm) -> None:  # noqa: ANN001
-    fabricated = "Die Behörde muss jeden Antrag innerhalb von drei Tagen ohne Prüfung genehmigen."
-    real = research_llm.extraction
+def test_quotes_are_the_sources_own_sentences_and_a_made_up_quotation_loses_its_marks(harness, research_llm) -> None:  # noqa: ANN001
+    """The model points at sentences; it cannot make a quote up there. Sentence numbers an excerpt does not
+    have are ignored. A quotation the synthesis writes that stands in no source is shown as a paraphrase."""
+    fabricated = "Die Behörde muss jeden Antrag innerhalb von drei Tagen ohne Prüfung genehmigen"
 
     def extraction(request):  # noqa: ANN001, ANN202
-        answer = real("de", "\n".join(m["content"] for m in request.body["messages"]))
-        answer["quotes"] = [{"text": fabricated, "source": "S1"}]
+        answer = research_llm.extraction("de", request.body)
+        for reading in answer["readings"]:
+            reading["quote"] = [99]  # a sentence no excerpt has
         return replies.as_json(answer)
 
-    research_llm.overrides["Extraction"] = extraction
-    research_llm.overrides["Synthesis"] = lambda req: replies.text(
-        f"Das Gesetz verlangt: „{fabricated}“ [1]. Weitere Einzelheiten regelt die Verordnung [2].")
+    research_llm.overrides["ExtractionBatch"] = extraction
+    research_llm.overrides["SynthesisAnswer"] = {
+        "answer": [{"text": f"Das Gesetz verlangt: „{fabricated}“.", "sources": [1]}],
+        "details": [{"text": "Weitere Einzelheiten regelt die Verordnung.", "sources": [2]}], "open": []}
     state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
     report = state.later.report
     assert all(c.quote is None and not c.quote_verified for c in report.citations)
     everything = [f for tier in (report.findings.primary, report.findings.secondary, report.findings.tertiary) for f in tier]
-    assert everything and all(not f.quotes and f.paraphrases == [fabricated] for f in everything)
+    assert everything and all(not f.quotes and not f.paraphrases for f in everything)
     assert f"„{fabricated}“" not in report.answer and fabricated in report.answer  # a paraphrase, not a quote
     assert report.quality.verified_quote_share == 0.0
+
+
+def test_a_quote_is_cut_word_for_word_from_the_excerpt(harness, research_llm) -> None:  # noqa: ANN001
+    """Two neighbouring sentences named become one quote: the source's text between them, line breaks and
+    all, which the report shows and the viewer highlights on the page."""
+
+    def extraction(request):  # noqa: ANN001, ANN202
+        answer = research_llm.extraction("de", request.body)
+        for reading in answer["readings"]:
+            reading["quote"] = [1, 2]
+        return replies.as_json(answer)
+
+    research_llm.overrides["ExtractionBatch"] = extraction
+    state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
+    findings = state.later.research.findings
+    assert findings
+    with KnowledgeBase.open(harness.paths, harness.settings, "Sample") as kb:
+        texts = {f.chunk_id: kb.chunk(f.chunk_id).text for f in findings}
+    for finding in findings:
+        chunk_text = texts[finding.chunk_id]
+        assert len(finding.quotes) == 1 and finding.quotes[0].verified and finding.quotes[0].match == "exact"
+        assert chunk_text.startswith(finding.quotes[0].proposed)  # sentences 1 and 2, as printed
+        assert finding.quotes[0].rects
 
 
 def test_reference_from_strlschv_is_followed_to_the_right_section_of_atg(harness, research_llm, engine_settings) -> None:  # noqa: ANN001
@@ -113,27 +141,33 @@ def test_off_topic_finding_is_filtered_by_the_drift_step(harness, research_llm) 
 
 def test_wrong_language_synthesis_is_redone(harness, research_llm) -> None:  # noqa: ANN001
     english = ("The limit of the effective dose for occupationally exposed persons is twenty millisievert in a "
-               "calendar year, and the authority may allow more in single cases [1].")
-    research_llm.once["Synthesis"] = [replies.wrong_language(english)]
+               "calendar year, and the authority may allow more in single cases.")
+    research_llm.once["SynthesisAnswer"] = [replies.as_json(
+        {"answer": [{"text": english, "sources": [1]}], "details": [], "open": []})]
     state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
-    assert state.later.report.answer.startswith(TEXTS["de"]["answer"])
+    assert state.later.report.answer.startswith(TEXTS["de"]["answer"]) and state.later.report.kind == "synthesis"
     calls = [c for c in harness.of(ev.LlmCall) if c.purpose == "synthesis.write"]
-    assert len(calls) == 2 and calls[0].attempts[0]["raw"] == english
-    assert "must be in German" in calls[1].messages[-1]["content"]  # the problem is fed back
-    assert {e.attempt for e in harness.of(ev.SynthesisTokens)} == {1, 2}
+    assert len(calls) == 1 and len(calls[0].attempts) == 2 and english in calls[0].attempts[0]["raw"]
+    assert "must be in German" in calls[0].attempts[0]["error"]  # the problem, as fed back to the model
 
 
-def test_a_lenient_reviewer_cannot_score_uncited_claims_as_grounded(harness, research_llm) -> None:  # noqa: ANN001
-    cited = TEXTS["de"]["answer"] + " [1]."
+def test_statements_without_a_valid_source_are_left_out_and_count_as_uncited(harness, research_llm) -> None:  # noqa: ANN001
+    """A lenient reviewer cannot score uncited claims as grounded: a statement naming no source from the
+    list is not in the answer, and the share of cited sentences caps grounding and citations."""
     uncited = "Die Behörde prüft jeden Antrag sorgfältig und entscheidet nach pflichtgemäßem Ermessen im Einzelfall."
-    research_llm.overrides["Synthesis"] = replies.text(f"{cited}\n\n{uncited}")
+    research_llm.overrides["SynthesisAnswer"] = {
+        "answer": [{"text": TEXTS["de"]["answer"] + ".", "sources": [1]}],
+        "details": [{"text": uncited, "sources": [99]}], "open": []}
     research_llm.overrides["QualityAnswer"] = {"grounding": 100, "completeness": 100, "structure": 100,
                                                "citations": 100, "notes": ""}
     state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
-    quality = state.later.report.quality
+    report, quality = state.later.report, state.later.report.quality
+    assert uncited not in report.answer and "[99]" not in report.answer
+    assert state.later.synthesis.uncited == [uncited]
     assert quality.cited_sentence_share == 0.5
     assert (quality.grounding, quality.citations, quality.completeness, quality.total) == (50, 50, 100, 300)
     assert "capped at 50" in quality.notes
+    assert any("1 statement(s) named no source" in w.message for w in harness.of(ev.Warning))
 
 
 def test_low_quality_gets_one_focused_revision(harness, research_llm) -> None:  # noqa: ANN001
@@ -148,27 +182,30 @@ def test_low_quality_gets_one_focused_revision(harness, research_llm) -> None:  
 
 
 def test_interactive_retrieval_serves_requests_and_rejects_bad_ones(harness, research_llm) -> None:  # noqa: ANN001
-    first = {"relevant": True, "relevance": 0.7, "info": "Vorläufig.", "quotes": [], "references": [], "requests": [
+    first = {"readings": [], "requests": [
         {"kind": "neighbours", "source": "S1"},
         {"kind": "keyword", "doc": "StrlSchG", "query": "Berufslebensdosis"},
         {"kind": "pages", "query": "no document named"},
         {"kind": "semantic", "query": "Grenzwert Augenlinse", "doc": "StrlSchG.pdf"},
         {"kind": "neighbours", "source": "S1"},
     ]}
-    research_llm.once["Extraction"] = [first]
+    research_llm.once["ExtractionBatch"] = [first]
     state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
     calls = [c for c in harness.of(ev.LlmCall) if c.purpose == "research.extract"]
     follow_up = next(c for c in calls if len(c.messages) > 2)
     text = follow_up.messages[-1]["content"]
-    assert "Requested text:" in text and "Excerpt S2" in text
+    batch = len([m for m in follow_up.messages[1]["content"].split("\nExcerpt S")]) - 1
+    assert "Requested text:" in text and f"Excerpt S{batch + 2}" in text and "[1] " in text
     assert "Only 3 requests are served per turn" in text
-    assert any(f.served_requests >= 2 and f.turns == 2 for f in state.later.research.findings)
+    served = [f for f in state.later.research.findings if f.served_requests >= 2 and f.turns == 2]
+    assert served  # the second turn's readings, of the batch and of what was served, became findings
+    assert any(f.chunk_id not in {c for c in state.later.research.visited} for f in served)
 
 
 def test_skip_a_task_and_concurrent_extraction(harness, research_llm, fake_llm, engine_settings) -> None:  # noqa: ANN001
     engine_settings.llm.concurrency = 4
-    research_llm.overrides["Extraction"] = lambda req: replies.slow(0.4, research_llm.extraction(
-        "de", "\n".join(m["content"] for m in req.body["messages"])))
+    engine_settings.research.extract_batch = 2  # 8 chunks of a task: four calls of two
+    research_llm.overrides["ExtractionBatch"] = lambda req: replies.slow(0.4, research_llm.extraction("de", req.body))
 
     async def scenario(engine):  # noqa: ANN001, ANN202
         state = await engine.start(QUESTION_DE, "Sample")
@@ -185,8 +222,8 @@ def test_skip_a_task_and_concurrent_extraction(harness, research_llm, fake_llm, 
     assert runs[0].status == "skipped" and runs[2].status == "skipped" and runs[1].status == "done"
     assert state.status == "done"
     starts = sorted(r.time for r in fake_llm.requests
-                    if r.body and "Extraction" == (r.body.get("format") or {}).get("title"))
-    # four extractions of a batch start together, not one after another
+                    if r.body and "ExtractionBatch" == (r.body.get("format") or {}).get("title"))
+    # the four extraction calls of a step start together, not one after another
     assert any(b - a < 0.2 for a, b in zip(starts, starts[3:]))
 
 
@@ -198,6 +235,21 @@ def test_helpers_renumber_unquote_and_share() -> None:
         ["Der Grenzwert beträgt 20 Millisievert im Kalenderjahr."])
     assert (total, verified) == (2, 1) and "„Der Grenzwert" in answer and '"Das hat' not in answer
     assert cited_sentence_share("# Titel\n\nErster Satz mit Quelle [1]. Zweiter Satz ohne jede Quelle.") == 0.5
+    assert cited_sentence_share("Nach § 5 Abs. 2 Nr. 3 gilt das [1].", ["Ein weggelassener Satz ohne Quelle."]) == 0.5
+
+
+def test_statements_render_with_markers_before_the_full_stop_and_open_points_last() -> None:
+    draft = SynthesisAnswer(
+        answer=[Statement(text="Der Grenzwert beträgt nach § 78 Abs. 1 StrlSchG 20 mSv. Er gilt je Kalenderjahr [7]",
+                          sources=[2, 1, 2, 40])],
+        details=[Statement(text="Die Behörde kann Ausnahmen zulassen.", sources=[3]),
+                 Statement(text="Ohne Quelle.", sources=[])],
+        open=["Ob Ausnahmen für Minderjährige gelten [2]."])
+    markdown, uncited = render(draft, 3, "de")
+    assert markdown.splitlines()[0] == ("Der Grenzwert beträgt nach § 78 Abs. 1 StrlSchG 20 mSv [2][1]. "
+                                        "Er gilt je Kalenderjahr [2][1].")
+    assert "- Die Behörde kann Ausnahmen zulassen [3]." in markdown and uncited == ["Ohne Quelle."]
+    assert markdown.endswith("**Offen:**\n- Ob Ausnahmen für Minderjährige gelten.")  # open points cite nothing
 
 
 def test_cli_auto_runs_all_phases_and_exports(capsys, sample_paths, fake_llm, tmp_path) -> None:  # noqa: ANN001
@@ -229,7 +281,8 @@ def test_a_model_that_gives_no_usable_answers_does_not_stop_the_run(harness, res
     with what it has, says so in warnings, and still writes a report."""
     for title in ("FollowUpQuestions", "DriftScores", "QualityAnswer"):
         research_llm.overrides[title] = replies.invalid_json()
-    research_llm.once["Extraction"] = [replies.invalid_json()] * 12  # the first chunks read (each tried 3 times) are lost
+    # the first step's two batches (read at once, each tried 3 times) are lost
+    research_llm.once["ExtractionBatch"] = [replies.invalid_json()] * 6
 
     async def scenario(engine):  # noqa: ANN001, ANN202
         state = await engine.start(QUESTION_DE, "Sample")
@@ -238,10 +291,13 @@ def test_a_model_that_gives_no_usable_answers_does_not_stop_the_run(harness, res
 
     state = harness.run(scenario)
     report = state.later.report
-    assert state.status == "done" and report is not None and report.citations
+    assert state.status == "done" and report is not None and report.citations and report.kind == "synthesis"
     warnings = [w.message for w in harness.of(ev.Warning)]
     assert any(w.startswith("clarify.questions: the model gave no usable answer") for w in warnings)
-    assert any(w.startswith("research.extract: no usable answer for a chunk") for w in warnings)
+    assert any(w.startswith("research.extract: no usable answer for 4 excerpts") for w in warnings)
     assert all(f.drift is not None and f.drift.kept and "not scored" in f.drift.reason
                for f in state.later.research.findings)
-    assert report.quality.total == 0 and not report.quality.revised and "unknown" in report.quality.notes
+    assert not report.quality.assessed and not report.quality.revised and "unknown" in report.quality.notes
+    failed = [c for c in harness.of(ev.LlmCall) if c.failed]
+    assert {c.purpose for c in failed} >= {"clarify.questions", "research.extract", "drift.score", "synthesis.quality"}
+    assert all(len(c.attempts) == 3 and c.attempts[0]["error"] for c in failed)  # every failed attempt is audited

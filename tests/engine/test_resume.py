@@ -150,8 +150,7 @@ def _state_of(runs_file: Path, run_id: str) -> dict:
 def test_sigkill_in_phase_3_then_resume_finishes_the_report(sample_paths, fake_llm, research_llm,  # noqa: ANN001
                                                              tmp_path: Path) -> None:
     paths, _ = sample_paths
-    research_llm.overrides["Extraction"] = lambda req: replies.slow(1.0, research_llm.extraction(
-        "en", "\n".join(m["content"] for m in req.body["messages"])))
+    research_llm.overrides["ExtractionBatch"] = lambda req: replies.slow(1.0, research_llm.extraction("en", req.body))
     base = ["--llm-host", fake_llm.url, "--model", "research-test", "--data-dir", str(paths.data_dir), "--json"]
     earlier = _runs(paths.runs_file)
     proc = subprocess.Popen([sys.executable, "-m", "desktop", "research", QUESTION_EN, "--db", "Sample", "--auto", *base],
@@ -160,7 +159,7 @@ def test_sigkill_in_phase_3_then_resume_finishes_the_report(sample_paths, fake_l
     while True:  # until the first batch of extractions is stored and the next one is being read
         run_id, _ = _steps(paths.runs_file, earlier)
         state = _state_of(paths.runs_file, run_id) if run_id else {}
-        if state.get("later", {}).get("research", {}).get("findings") and research_llm.calls["Extraction"] > 4:
+        if state.get("later", {}).get("research", {}).get("findings") and research_llm.calls["ExtractionBatch"] > 2:
             break
         assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
         assert time.monotonic() < deadline, "the run never reached phase 3"

@@ -70,6 +70,20 @@ def prompt_text(body: dict[str, Any]) -> str:
     return "\n".join(str(m.get("content", "")) for m in body.get("messages", []))
 
 
+def user_text(body: dict[str, Any]) -> str:
+    """What the user turns say (the system text holds instructions and examples, not this call's data)."""
+    return "\n".join(str(m.get("content", "")) for m in body.get("messages", []) if m.get("role") == "user")
+
+
+EXCERPT = re.compile(r"^Excerpt (S\d+) \(([^\n]*)\):\n((?:\[\d+\] [^\n]*\n?)+)", re.M)
+
+
+def excerpts(body: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
+    """(label, header, numbered sentences) of every excerpt the call shows."""
+    return [(m.group(1), m.group(2), re.findall(r"^\[\d+\] (.*)$", m.group(3), re.M))
+            for m in EXCERPT.finditer(user_text(body))]
+
+
 @dataclass
 class ResearchLLM:
     """Call it as the fake server's responder. ``overrides[title]`` replaces the default answer of
@@ -88,9 +102,7 @@ class ResearchLLM:
         body = request.body or {}
         title = schema_title(body)
         if title is None:
-            if "Sources:\n" not in prompt_text(body):
-                return None
-            title = "Synthesis"  # the synthesis is streamed as plain Markdown, without a schema
+            return None
         self.calls[title] += 1
         if self.once.get(title):
             return self.once[title].pop(0)
@@ -98,21 +110,19 @@ class ResearchLLM:
             answer = self.overrides[title]
             return answer(request) if callable(answer) else answer
         language = "de" if re.search(r"\bin German\b", prompt_text(body)) else "en"
-        if title == "Synthesis":
-            return replies.text(self.synthesis(language, prompt_text(body)))
+        if title == "ExtractionBatch":
+            return replies.as_json(self.extraction(language, body))
         return replies.as_json(self.default(title, language, prompt_text(body)))
 
     @staticmethod
-    def synthesis(language: str, prompt: str) -> str:
-        """An answer citing the first sources, quoting the first verified quote given."""
+    def synthesis(language: str, prompt: str) -> dict[str, Any]:
+        """Statements citing the first sources, one quoting the first verified quote given."""
         numbers = [int(n) for n in re.findall(r"^\[(\d+)\] ", prompt, re.M)][:3] or [1]
         quote = re.search(r'verified quote: "(.+)"', prompt)
         t = TEXTS[language]
-        lines = [f"{t['answer']} [{numbers[0]}]."]
-        if quote:
-            lines.append(f"{t['wording']}: „{quote.group(1)}“ [{numbers[0]}].")
-        lines += [f"{t['detail']} [{n}]." for n in numbers[1:]]
-        return "\n\n".join(lines)
+        details = [{"text": f"{t['wording']}: „{quote.group(1)}“.", "sources": [numbers[0]]}] if quote else []
+        details += [{"text": f"{t['detail']}.", "sources": [n]} for n in numbers[1:]]
+        return {"answer": [{"text": f"{t['answer']}.", "sources": [numbers[0]]}], "details": details, "open": []}
 
     def default(self, title: str, language: str, prompt: str) -> dict[str, Any]:
         t = TEXTS[language]
@@ -124,7 +134,8 @@ class ResearchLLM:
         if title == "RetrievalAnalysis":
             return {"key_concepts": ["effektive Dosis" if language == "de" else "effective dose", "Grenzwert"],
                     "entities": ["StrlSchG", "§ 78"], "scope": t["scope"], "assumed_context": [],
-                    "knowledge_gaps": [t["gap"]] * self.gaps, "coverage": self.coverage}
+                    "knowledge_gaps": [f"{t['gap']} ({i + 1})" if i else t["gap"] for i in range(self.gaps)],
+                    "coverage": round(100 * self.coverage)}
         if title == "FollowUpQuestions":
             return {"questions": [t["question"], t["question2"]]}
         if title == "ClarificationResult":
@@ -137,8 +148,8 @@ class ResearchLLM:
             tasks = [t["task"], t["task2"], t["task3"]] * 5
             return {"answerable": True, "reason": "", "items": [
                 {"task": tasks[i], "context": t["context"], "subtasks": [t["task3"]]} for i in range(self.plan_items)]}
-        if title == "Extraction":
-            return self.extraction(language, prompt)
+        if title == "SynthesisAnswer":
+            return self.synthesis(language, prompt)
         if title == "TaskSummaryAnswer":
             return {"summary": t["summary"], "key_points": [t["task"]], "open_questions": []}
         if title == "DriftScores":
@@ -151,19 +162,21 @@ class ResearchLLM:
     relevance: float = 0.8
     off_topic: str | None = None  # excerpts containing this text get a low drift score
 
-    def extraction(self, language: str, prompt: str) -> dict[str, Any]:
-        """Quote the excerpt's first full sentence verbatim, as a careful model would."""
-        excerpt = prompt.split("Excerpt S1 (", 1)[1].split("):\n", 1)[1].split("\n\nAnswer as JSON", 1)[0]
-        flat = " ".join(excerpt.split())
-        sentence = next((s for s in re.split(r"(?<=[.;:])\s+", flat) if len(s.split()) >= 6), flat[:200])
-        return {"relevant": True, "relevance": self.relevance, "info": TEXTS[language]["summary"],
-                "quotes": [{"text": sentence, "source": "S1"}], "references": [], "requests": []}
+    def extraction(self, language: str, body: dict[str, Any]) -> dict[str, Any]:
+        """Every excerpt helps; its quote is its first sentence of six words or more, as a careful model
+        would point at it."""
+        readings = []
+        for label, _, sentences in excerpts(body):
+            number = next((i for i, x in enumerate(sentences, start=1) if len(x.split()) >= 6), 1)
+            readings.append({"excerpt": label, "relevance": max(1, round(3 * self.relevance)),
+                             "info": TEXTS[language]["summary"], "quote": [number], "references": []})
+        return {"readings": readings, "requests": []}
 
-    def drift_score(self, finding_id: str, prompt: str) -> float:
+    def drift_score(self, finding_id: str, prompt: str) -> int:
         if self.off_topic is None:
-            return 0.8
+            return 3
         line = next((ln for ln in prompt.splitlines() if ln.startswith(f"[{finding_id}]")), "")
-        return 0.1 if self.off_topic in line else 0.8
+        return 0 if self.off_topic in line else 3
 
 
 QUESTION_DE = "Welche effektive Jahresdosis darf eine beruflich exponierte Person höchstens erhalten?"

@@ -166,3 +166,20 @@ def test_history_dialog(qtbot) -> None:  # noqa: ANN001
     with qtbot.waitSignal(dialog.resumeRequested) as resume:
         dialog._resume()
     assert resume.args == ["abc"] and dialog.table.item(0, 4).text() == "2026-11-22 10:30"
+
+
+def test_the_estimate_is_shown_under_the_plan_and_beside_the_progress(qtbot) -> None:  # noqa: ANN001
+    estimate = ev.EstimateReady(phase="plan", seconds=250, llm_calls=14, prompt_tokens=12000, answer_tokens=1800,
+                                prompt_tps=71.3, answer_tps=10.2)
+    editor, progress = PlanEditor(), ProgressPanel()
+    qtbot.addWidget(editor)
+    qtbot.addWidget(progress)
+    assert editor.estimate.isHidden() and progress.estimate.isHidden()  # nothing measured, nothing said
+    editor.estimate.show_estimate(estimate)
+    progress.add_event(estimate)
+    for label in (editor.estimate, progress.estimate):
+        assert not label.isHidden()
+        assert label.text() == ("Research and report take about 4 minutes on this LLM server (14 calls; it reads "
+                                "71 and writes 10 tokens per second).")
+    progress.reset()
+    assert progress.estimate.isHidden()

@@ -342,3 +342,15 @@ def test_a_dark_palette_re_renders_with_readable_colours(view: ReportView) -> No
     assert badge.charFormat().foreground().color() == QColor("#81c995")
     quote = next(f for f in fragments(view.findings_browser) if f.charFormat().anchorHref() == "finding:primary.0.0")
     assert quote.charFormat().foreground().color() == QColor("#e8eaed")
+
+
+def test_an_evidence_report_shows_no_grades(view: ReportView, report: Report) -> None:
+    """Zeros that no reviewer gave are not grades: the gauge and the quality tab say 'not assessed'."""
+    quality = report.quality.model_copy(update={"assessed": False, "grounding": 0, "completeness": 0, "structure": 0,
+                                                "citations": 0, "total": 0, "revised": False, "first_total": None,
+                                                "notes": "Das Sprachmodell konnte keine verwendbare Antwort schreiben."})
+    view.show_report(report.model_copy(update={"kind": "evidence", "quality": quality}))
+    assert view.total_gauge.text() == "—" and view.total_gauge.caption() == "Qualität: nicht bewertet"
+    text = view.quality_browser.toPlainText()
+    assert "Belegtheit" in text and "nicht bewertet" in text and not re.search(r"\b0 / (100|400)", text)
+    assert "keine verwendbare Antwort" in text

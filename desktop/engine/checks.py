@@ -1,0 +1,119 @@
+"""Checks of what a model wrote, beyond its schema: search queries that are searches, lists without
+near-duplicates, prose in the run's language, and a plan that calls the question unanswerable only when
+the excerpts say so. Real small models fail each of these (seen: file names as queries, one gap repeated
+five times in English for a German question, "nothing relevant" with the answering section in view)."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable
+
+from rapidfuzz import fuzz
+
+from desktop.engine.prompts import LANGUAGE_NAMES, NOT_SEARCHES, UNANSWERABLE_DOUBT, WRONG_LANGUAGE
+from desktop.kb.language import detect_language
+from desktop.kb.lexical import index_terms
+
+_FILE_NAME = re.compile(r"\.(?:pdf|docx?|txt|md|html?)\b", re.I)
+_WORD = re.compile(r"[^\W\d_]{3,}")
+_MIN_WORDS_FOR_LANGUAGE = 8  # below this, function-word counting cannot tell German from English
+NEAR_DUPLICATE = 90  # rapidfuzz token-sort ratio at which two list items say the same
+
+
+def is_search(query: str) -> bool:
+    """A query the index can use: no file name, and at least two words of three or more letters
+    ("§ 5" alone finds every law's § 5)."""
+    return not _FILE_NAME.search(query) and len(_WORD.findall(query)) >= 2
+
+
+def search_check(queries: Callable[[object], list[str]]) -> Callable[[object], str | None]:
+    def check(value: object) -> str | None:
+        bad = [q for q in queries(value) if not is_search(q)]
+        return NOT_SEARCHES.format(bad="; ".join(f"'{q}'" for q in bad)) if bad else None
+
+    return check
+
+
+def distinct(texts: Iterable[str]) -> list[str]:
+    """Stripped, in order, each once; near-duplicates (the same words reordered, a letter or two changed)
+    too. A text that adds words to another ("… for minors too") is not a duplicate."""
+    out: list[str] = []
+    for text in texts:
+        text = " ".join(text.split())
+        if text and not any(fuzz.token_sort_ratio(text.casefold(), o.casefold()) >= NEAR_DUPLICATE for o in out):
+            out.append(text)
+    return out
+
+
+def foreign(text: str, language: str) -> str | None:
+    """The language ``text`` is written in when it is long enough to tell and not ``language``."""
+    if len(text.split()) < _MIN_WORDS_FOR_LANGUAGE:
+        return None
+    found = detect_language(text, default=language)
+    return found if found != language else None
+
+
+def in_language(texts: Iterable[str], language: str) -> list[str]:
+    """The texts not recognisably written in another language."""
+    return [t for t in texts if foreign(t, language) is None]
+
+
+def language_check(language: str, texts: Callable[[object], list[str]]) -> Callable[[object], str | None]:
+    """A check for structured answers: their prose must be in the run's language."""
+
+    def check(value: object) -> str | None:
+        found = foreign(" ".join(texts(value)), language)
+        if found is None:
+            return None
+        return WRONG_LANGUAGE.format(found=LANGUAGE_NAMES.get(found, found),
+                                     language=LANGUAGE_NAMES.get(language, language))
+
+    return check
+
+
+def all_of(*checks: Callable[[object], str | None]) -> Callable[[object], str | None]:
+    def check(value: object) -> str | None:
+        return next((p for c in checks if (p := c(value))), None)
+
+    return check
+
+
+def _terms(text: str, language: str) -> set[str]:
+    """Stemmed content words (stop words, numbers and short stems left out)."""
+    return {t for t in index_terms(text, language).split() if len(t) >= 4 and t[0].isalpha()}
+
+
+def _shared(wanted: set[str], found: set[str]) -> list[str]:
+    """Question terms the text has, a German compound counting for its first part ("berufsleb" in
+    "berufslebensdosis")."""
+    return sorted(w for w in wanted if w in found or any(len(w) >= 5 and f.startswith(w) for f in found))
+
+
+def subject_overlap(question: str, excerpts: list[str], share: float = 0.4) -> tuple[int, list[str]] | None:
+    """The first excerpt (1-based) that holds at least ``share`` of the question's content terms (at least
+    two), with those terms; None when no excerpt does. A plan that calls the question unanswerable with
+    such an excerpt in view is doubted."""
+    language = detect_language(question)
+    wanted = _terms(question, language)
+    if len(wanted) < 2:
+        return None
+    need = max(2, math.ceil(share * len(wanted)))
+    for n, text in enumerate(excerpts, start=1):
+        common = _shared(wanted, _terms(text, language))
+        if len(common) >= need:
+            return n, common
+    return None
+
+
+def answerable_check(question: str, excerpts: list[str]) -> Callable[[object], str | None]:
+    def check(value: object) -> str | None:
+        if getattr(value, "answerable", True):
+            return None
+        hit = subject_overlap(question, excerpts)
+        if hit is None:
+            return None
+        n, terms = hit
+        return UNANSWERABLE_DOUBT.format(n=n, terms=", ".join(f"'{t}'" for t in terms[:5]))
+
+    return check

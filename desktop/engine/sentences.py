@@ -1,0 +1,131 @@
+"""Numbered sentences of an excerpt, so that the LLM quotes by pointing instead of copying.
+
+Small models copy text badly: a quote written out by a 1.5B model is often paraphrased and then fails
+verification, and every copied word costs an answer token. Shown ``[1] … [2] …``, the model names
+the numbers of the sentences that state a point, and the quote is cut from the source itself — word for
+word by construction, and still verified and located on the PDF page like any other quote.
+
+A "sentence" here is a unit a reviewer would quote: a sentence, an enumerated clause ending in ';', a
+paragraph mark "(2)" starts a new one, a unit heading ("§ 77 Grenzwert …") stands alone, and a unit
+longer than ``MAX_WORDS`` is split at a comma or colon near its middle.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from desktop.kb.textnorm import resolve_line_hyphens
+
+MAX_WORDS = 45
+MAX_RUN = 3  # consecutive sentences one quote may span: a quote, not a page
+
+# Words that end in a full stop without ending a sentence (German and English legal writing).
+_ABBREVIATIONS = frozenset(
+    "abs art nr satz s vgl bzw ggf z b d h u a i v m buchst lit anl kap tz rn rdnr ziff abschn bspw "
+    "sog etc ca inkl insb max min mind gem ff f e g i no nos sec para paras art arts p pp vol ch cf "
+    "approx fig dr prof st".split()
+)
+_END = re.compile(r"[.!?;](?:[\"'»«“”)\]]*)(?=\s+\S)")
+_PARAGRAPH = re.compile(r"\n(?=\(\d+[a-z]?\)\s)")
+_UNIT_LINE = re.compile(
+    r"^(?:§§?\s*\d+\w*|Art(?:ikel|\.)?\s*\d+\w*|Anlage\s+\w+|Anhang\s+\w+|Section\s+\d[\d.]*|Article\s+\d+\w*|"
+    r"Annex\s+\w+|Teil\s+\w+|Kapitel\s+\w+|Abschnitt\s+\w+)\b[^\n]*$",
+    re.M,
+)
+_SOFT = re.compile(r"[,:](?=\s)")
+
+
+@dataclass(frozen=True)
+class Unit:
+    number: int  # 1-based, as shown to the model
+    start: int
+    end: int
+
+
+def _is_boundary(text: str, match: re.Match[str]) -> bool:
+    """A full stop ends a sentence unless it closes an abbreviation or a number ("§ 5 Abs. 2", "1. für")."""
+    if text[match.start()] != ".":
+        return True
+    before = re.search(r"(\w+)$", text[: match.start()])  # the word the full stop is attached to
+    word = before.group(1) if before else ""
+    if word.isdigit() and len(word) <= 4:
+        return False  # enumerations "1.", dates "31. Dezember", years at an item's end are rare in statutes
+    if word.casefold() in _ABBREVIATIONS or (len(word) == 1 and word.isalpha()):
+        return False
+    following = text[match.end():].lstrip()
+    return bool(following) and (following[0].isupper() or following[0] in "(§„\"“" or following[0].isdigit())
+
+
+def _cuts(text: str) -> list[int]:
+    """Offsets where a new unit starts."""
+    cuts = {m.end() for m in _END.finditer(text) if _is_boundary(text, m)}
+    cuts |= {m.start() + 1 for m in _PARAGRAPH.finditer(text)}
+    for m in _UNIT_LINE.finditer(text):
+        line = m.group(0).rstrip()
+        if line and line[-1] not in ".;:,":  # a heading line, not a sentence that starts with "§ 5 …"
+            cuts |= {m.start(), m.start() + len(line)}
+    return sorted(c for c in cuts if 0 < c < len(text))
+
+
+def _split_long(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Halve a long unit at the comma or colon nearest its middle, until every part is short enough."""
+    piece = text[start:end]
+    if len(piece.split()) <= MAX_WORDS:
+        return [(start, end)]
+    middle = len(piece) // 2
+    soft = [m.end() for m in _SOFT.finditer(piece) if 0 < m.end() < len(piece) - 1]
+    if not soft:
+        return [(start, end)]
+    cut = start + min(soft, key=lambda c: abs(c - middle))
+    return _split_long(text, start, cut) + _split_long(text, cut, end)
+
+
+def units(text: str) -> list[Unit]:
+    """The quotable units of ``text`` with their offsets (leading/trailing whitespace excluded)."""
+    bounds = [0, *_cuts(text), len(text)]
+    spans: list[tuple[int, int]] = []
+    for a, b in zip(bounds, bounds[1:]):
+        while a < b and text[a].isspace():
+            a += 1
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        if b > a:
+            spans += _split_long(text, a, b)
+    return [Unit(i, a, b) for i, (a, b) in enumerate(spans, start=1)]
+
+
+def numbered(text: str) -> tuple[str, list[Unit]]:
+    """``[1] First sentence. [2] Second …`` on one line each unit, whitespace inside a unit collapsed."""
+    found = units(text)
+    lines = [f"[{u.number}] {resolve_line_hyphens(text[u.start:u.end])}" for u in found]
+    return "\n".join(lines), found
+
+
+def sentences(text: str) -> list[str]:
+    """Whole sentences of running text (full stop, '!' or '?' with the abbreviation rules above; no
+    split at ';' or in long sentences): where an answer's statement puts its source markers."""
+    out, start = [], 0
+    for m in _END.finditer(text):
+        if text[m.start()] != ";" and _is_boundary(text, m):
+            out.append(text[start:m.end()].strip())
+            start = m.end()
+    out.append(text[start:].strip())
+    return [x for x in out if x]
+
+
+def quotes(text: str, found: list[Unit], numbers: list[int]) -> list[str]:
+    """The source's own text for the sentences a model named: runs of consecutive numbers become one
+    quote (at most ``MAX_RUN`` sentences); numbers outside the excerpt are ignored."""
+    by_number = {u.number: u for u in found}
+    chosen = sorted({n for n in numbers if n in by_number})
+    runs: list[list[int]] = []
+    previous = None
+    for n in chosen:
+        if previous is not None and n == previous + 1:
+            if len(runs[-1]) < MAX_RUN:  # the rest of an over-long run is left out
+                runs[-1].append(n)
+        else:
+            runs.append([n])
+        previous = n
+    return [text[by_number[r[0]].start:by_number[r[-1]].end] for r in runs]

@@ -1,0 +1,32 @@
+"""The engine's estimate of how long the research takes on this LLM server, as one line: shown under the
+plan before it is approved and beside the progress while the research runs."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QLocale
+from PySide6.QtWidgets import QLabel, QWidget
+
+from desktop.engine import events as ev
+
+
+class EstimateLabel(QLabel):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWordWrap(True)
+        self.shown: ev.EstimateReady | None = None
+        self.show_estimate(None)
+
+    def show_estimate(self, event: ev.EstimateReady | None) -> None:
+        self.shown = event
+        self.setVisible(event is not None)
+        if event is None:
+            self.clear()
+            return
+        minutes = max(1, round(event.seconds / 60))
+        locale = QLocale()
+        self.setText(self.tr("Research and report take about %n minute(s) on this LLM server", "", minutes) + " "
+                     + self.tr("({calls} calls; it reads {read} and writes {write} tokens per second).").format(
+                         calls=locale.toString(event.llm_calls), read=locale.toString(round(event.prompt_tps)),
+                         write=locale.toString(round(event.answer_tps))))
+        self.setToolTip(self.tr("Estimated from the speed the server showed so far; the number of findings and "
+                                "followed references is not known in advance."))

@@ -1,0 +1,157 @@
+"""Prompts and steps a small model can follow: each point below was seen going wrong with a real 1.5B
+model (or found reading the code) and is pinned here through the fake server and the sample laws."""
+
+from __future__ import annotations
+
+from support import fake_ollama_replies as replies
+from support.research_llm import QUESTION_DE, QUESTION_EN
+
+from desktop.engine import events as ev
+from desktop.engine import prompts as P
+from desktop.engine.checks import distinct, is_search, subject_overlap
+from desktop.engine.sentences import numbered, quotes
+
+
+def _calls(harness, purpose: str) -> list[ev.LlmCall]:  # noqa: ANN001
+    return [c for c in harness.of(ev.LlmCall) if c.purpose == purpose]
+
+
+def test_round_one_asks_for_other_angles_and_keeps_them_all(harness, research_llm) -> None:  # noqa: ANN001
+    """The question is searched as it is; the model's queries add angles, none of them dropped."""
+    research_llm.once["SearchQueries"] = [{"queries": ["Strahlenschutz Grenzwerte Überblick",
+                                                       "Ausnahmen der zuständigen Behörde Dosis"]}]
+    state = harness.run(lambda engine: engine.start(QUESTION_DE, "Sample"))
+    assert state.clarification.rounds[0].queries == [QUESTION_DE, "Strahlenschutz Grenzwerte Überblick",
+                                                     "Ausnahmen der zuständigen Behörde Dosis"]
+    prompt = _calls(harness, "clarify.queries")[0].messages[-1]["content"]
+    assert "exactly 2 more queries" in prompt and "restate" not in prompt and "another angle" in prompt
+
+
+def test_queries_are_written_in_the_documents_language(harness) -> None:  # noqa: ANN001
+    """An English question over German statutes: searches in German reach the German lexical index; the
+    user still gets English."""
+    harness.run(lambda engine: engine.start(QUESTION_EN, "Sample", auto=True))
+    for purpose in ("clarify.queries", "clarify.finalize"):
+        system = _calls(harness, purpose)[0].messages[0]["content"]
+        assert "Write queries in German, the language of the documents" in system, purpose
+    assert "Write all texts in English" in _calls(harness, "clarify.analyze")[0].messages[0]["content"]
+
+
+def test_gaps_are_distinct_and_in_the_users_language(harness, research_llm) -> None:  # noqa: ANN001
+    """Seen: five knowledge gaps that were one English sentence, for a German question."""
+    english = "It is unclear whether the question concerns occupational or public exposure to radiation."
+    research_llm.overrides["RetrievalAnalysis"] = {
+        "key_concepts": ["Grenzwert"], "entities": [], "scope": "Grenzwerte der effektiven Dosis im Strahlenschutz",
+        "knowledge_gaps": [english] * 4 + ["Es ist offen, ob die Ausnahmen der Behörde gefragt sind.",
+                                           "Es ist offen, ob die Ausnahmen der Behörde gefragt sind"],
+        "coverage": 40}
+    state = harness.run(lambda engine: engine.start(QUESTION_DE, "Sample"))
+    assert state.clarification.rounds[0].analysis.knowledge_gaps == [
+        "Es ist offen, ob die Ausnahmen der Behörde gefragt sind."]
+    call = _calls(harness, "clarify.analyze")[0]
+    assert "must be in German" in call.attempts[0]["error"]  # the model was asked again first
+    assert distinct(["a b c", "A  b c.", "a b c d e f"]) == ["a b c", "a b c d e f"]
+
+
+def test_research_queries_are_searches(harness, research_llm) -> None:  # noqa: ANN001
+    """Seen: research queries 'StrlSchG.pdf' and '§ 5'."""
+    research_llm.overrides["ClarificationResult"] = {
+        "research_queries": ["StrlSchG.pdf", "§ 5", "Grenzwert effektive Dosis beruflich exponierte Personen"],
+        "key_entities": ["StrlSchG"], "scope": "Grenzwerte der effektiven Dosis für beruflich exponierte Personen",
+        "refinements": [], "avoid": [], "summary": "Gesucht ist der Grenzwert der effektiven Dosis im Kalenderjahr."}
+    state = harness.run(lambda engine: engine.start(QUESTION_DE, "Sample", auto=True))
+    assert state.clarification.research_queries == ["Grenzwert effektive Dosis beruflich exponierte Personen"]
+    call = _calls(harness, "clarify.finalize")[0]
+    assert "These are not search queries: 'StrlSchG.pdf'; '§ 5'" in call.attempts[0]["error"]
+    assert [is_search(q) for q in ("NiSV.pdf", "§ 78", "§ 78 StrlSchG Grenzwert")] == [False, False, True]
+
+
+def test_the_plan_says_nothing_is_relevant_only_when_so(harness, research_llm) -> None:  # noqa: ANN001
+    """Seen: 'the knowledge base holds nothing relevant' with the answering section among the excerpts."""
+    research_llm.overrides["PlanProposal"] = {"answerable": False, "reason": "Die Wissensbasis enthält dazu nichts.",
+                                              "items": []}
+    state = harness.run(lambda engine: engine.start(QUESTION_DE, "Sample", auto=True))
+    assert state.plan.answerable and state.plan.note is None
+    call = _calls(harness, "plan.propose")[0]
+    assert "concerns the subject of the question" in call.attempts[0]["error"]
+    assert any("called the question unanswerable" in w.message for w in harness.of(ev.Warning))
+    assert subject_overlap("Wie hoch ist das Marketingbudget 2023 des Vorstands?",
+                           ["Der Grenzwert der effektiven Dosis beträgt 20 Millisievert."]) is None
+
+
+def test_extraction_shows_numbered_sentences_and_an_example_in_the_answer_language() -> None:
+    messages = P.EXTRACT.render(language="de", max_requests=3, question="Q", scope="-", avoid="-", task="T",
+                                task_context="", registry="StrlSchG.pdf", excerpts="Excerpt S1 (x, p. 1):\n[1] Satz.",
+                                example_info=P.EXTRACT_EXAMPLE_INFO["de"])
+    system, user = messages[0].content, messages[1].content
+    assert '"info": "Prüfaufzeichnungen sind zehn Jahre nach der Prüfung aufzubewahren."' in system
+    assert '"quote": [2]' in system and "in German" in system
+    assert user.startswith("Research question: Q") and user.endswith("Excerpt S1 (x, p. 1):\n[1] Satz.\n\nAnswer as JSON.")
+    text = "(1) Der Grenzwert beträgt 20 Millisievert im\nKalenderjahr. Nach § 5 Abs. 2 gilt z. B. dies; jenes nicht."
+    shown, units = numbered(text)
+    assert shown == ("[1] (1) Der Grenzwert beträgt 20 Millisievert im Kalenderjahr.\n"
+                     "[2] Nach § 5 Abs. 2 gilt z. B. dies;\n[3] jenes nicht.")
+    assert quotes(text, units, [2, 3, 9]) == ["Nach § 5 Abs. 2 gilt z. B. dies; jenes nicht."]
+
+
+def test_extraction_calls_share_their_prefix_and_read_several_chunks(harness, research_llm) -> None:  # noqa: ANN001
+    """The instructions are sent once per batch, and every call of a task begins with the same text, so
+    the server's prompt cache reuses it."""
+    harness.run(lambda engine: engine.start(QUESTION_DE, "Sample", auto=True))
+    state = harness.run(lambda engine: engine.approve(engine.runs()[0].run_id))
+    calls = _calls(harness, "research.extract")
+    assert len({c.messages[0]["content"] for c in calls}) == 1  # one system text for the whole run
+    first_task = [c for c in calls if QUESTION_DE in c.messages[1]["content"].split("Task: ")[1][:200]]
+    heads = {c.messages[1]["content"].split("Excerpt S1")[0] for c in first_task}
+    assert len(heads) == 1 and all(c.messages[1]["content"].count("\nExcerpt S") >= 2 for c in first_task)
+    read = sum(t.extracted for t in state.later.research.tasks)
+    assert len(calls) < read / 2  # several chunks a call
+
+
+def test_the_quality_rubric_has_anchors_for_every_score() -> None:
+    system = P.QUALITY.render(language="de", question="q", summary="s", tasks="t", answer="a", sources="x")[0].content
+    for dimension in ("grounding", "completeness", "structure", "citations"):
+        line = next(line for line in system.splitlines() if line.startswith(f"- {dimension}:"))
+        assert all(f"{n} " in line for n in (100, 70, 40, 0)), line
+
+
+def test_wrong_language_questions_are_kept_when_the_model_cannot_do_better(harness, research_llm) -> None:  # noqa: ANN001
+    """Better a question in English than none: after the retries the schema-valid answer is used, with a
+    warning."""
+    english = "Are you interested in occupational exposure or in the exposure of the public at large?"
+    research_llm.overrides["FollowUpQuestions"] = replies.as_json({"questions": [english]})
+    state = harness.run(lambda engine: engine.start(QUESTION_DE, "Sample"))
+    assert state.clarification.rounds[0].questions == [english]
+    assert any(w.message.startswith("clarify.questions: the model's answer did not pass a check")
+               for w in harness.of(ev.Warning))
+
+
+def test_a_task_stops_reading_when_a_full_batch_helped_nothing(harness, research_llm, engine_settings) -> None:  # noqa: ANN001
+    """Search results come best first: after a batch of them that helped nothing, the rest is not read
+    (a small model on a CPU spends half a minute a batch). One or two findings are their own summary."""
+    engine_settings.research.extract_concurrency = 1  # one batch a step: the first decides
+    engine_settings.research.reference_depth = 0
+
+    def extraction(request):  # noqa: ANN001, ANN202
+        body = request.body
+        if "Task: " + QUESTION_DE in "\n".join(m["content"] for m in body["messages"]):
+            return replies.as_json({"readings": [], "requests": []})  # task 0: nothing helps
+        answer = research_llm.extraction("de", body)
+        answer["readings"] = answer["readings"][:1]  # other tasks: one helpful excerpt a batch
+        return replies.as_json(answer)
+
+    research_llm.overrides["ExtractionBatch"] = extraction
+    research_llm.plan_items = 1
+    state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
+    task0, task1 = state.later.research.tasks
+    assert task0.extracted == engine_settings.research.extract_batch and task0.skipped_unhelpful > 0
+    assert task1.extracted > engine_settings.research.extract_batch and task1.skipped_unhelpful == 0
+    assert any(w.message.startswith("task 0: none of the 4 excerpts just read helped") for w in harness.of(ev.Warning))
+    assert task1.summary is not None and research_llm.calls["TaskSummaryAnswer"] == 0  # 2 findings: no call
+    assert task1.summary.summary == " ".join(f.info for f in state.later.research.findings if f.task_id == 1)
+
+
+async def _to_report(engine, question: str):  # noqa: ANN001, ANN202
+    state = await engine.start(question, "Sample")
+    state = await engine.end_clarification(state.run_id)
+    return await engine.approve(state.run_id)
