@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from desktop.engine import events as ev
 from desktop.engine import prompts as P
-from desktop.engine.checks import all_of, answerable_check, language_check, subject_overlap
+from desktop.engine.checks import language_check, subject_overlap
 from desktop.engine.context import budgeted_excerpts, bullet_list, excerpt_budget
 from desktop.engine.estimate import research_estimate
 from desktop.engine.prompts import Prompt
@@ -19,11 +19,8 @@ class PlanEditError(ValueError):
     """An edit the plan cannot take; the message says why."""
 
 
-def _check(language: str, question: str, excerpts: list[str]):  # noqa: ANN202
-    return all_of(
-        language_check(language, lambda v: [i.task for i in v.items] + ([v.reason] if v.reason else [])),  # type: ignore[attr-defined]
-        answerable_check(question, excerpts),
-    )
+def _check(language: str):  # noqa: ANN202
+    return language_check(language, lambda v: [i.task for i in v.items] + ([v.reason] if v.reason else []))  # type: ignore[attr-defined]
 
 
 async def _excerpts(ctx: StepContext, prompt: Prompt, **values: object) -> tuple[str, list[str]]:
@@ -93,7 +90,7 @@ async def propose(ctx: StepContext) -> str:
         ctx.emit(ev.PhaseStarted(phase="plan"))
     values = _values(ctx)
     excerpts, shown = await _excerpts(ctx, P.PLAN, **values)
-    proposal = await ctx.ask_or(_no_plan, P.PLAN, PlanProposal, _check(ctx.state.language, ctx.state.question, shown),
+    proposal = await ctx.ask_or(_no_plan, P.PLAN, PlanProposal, _check(ctx.state.language),
                                 lenient=True, excerpts=excerpts, **values)
     return _adopt(ctx, proposal, 1, shown)
 
@@ -104,7 +101,7 @@ async def replan(ctx: StepContext) -> str:
     current = "\n".join(f"{t.id}. {t.task}" + (f" — {t.context}" if t.context else "") for t in plan.items)
     values = {**_values(ctx), "plan": current, "feedback": plan.feedback}
     excerpts, shown = await _excerpts(ctx, P.REPLAN, **values)
-    proposal = await ctx.ask_or(_no_plan, P.REPLAN, PlanProposal, _check(ctx.state.language, ctx.state.question, shown),
+    proposal = await ctx.ask_or(_no_plan, P.REPLAN, PlanProposal, _check(ctx.state.language),
                                 lenient=True, excerpts=excerpts, **values)
     return _adopt(ctx, proposal, plan.revision + 1, shown)
 

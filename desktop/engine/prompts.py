@@ -51,11 +51,12 @@ def _example(*parts: str) -> str:
     return "\n".join(parts)
 
 
+# No example query here: small models copy an example's words into every query they write.
 _QUERY_RULES = (
     "A search query is 3 to 10 words that the documents themselves would contain: legal and technical terms, "
-    "defined terms, a section together with its law (for example '§ 78 StrlSchG Grenzwert effektive Dosis'). "
-    "Never a file name, never a bare section number, never a question to the user. Write queries in "
-    "{doc_language}, the language of the documents."
+    "defined terms, a section number only together with the name of its law. Never a file name, never a bare "
+    "section number, never a question to the user. Write queries in {doc_language}, the language of the "
+    "documents."
 )
 
 QUERIES_FIRST = Prompt(
@@ -141,7 +142,7 @@ FINALIZE = Prompt(
     "clarify.finalize",
     system=(
         "Clarification is over. State precisely what the user wants, so that the research stays on course. "
-        "Write scope, refinements, avoid and summary in {language}. research_queries: 3 to 6 searches that "
+        "Write scope, refinements, avoid and summary in {language}. research_queries: 3 to 5 searches that "
         "together cover the refined question. " + _QUERY_RULES
     ),
     user=(
@@ -197,8 +198,6 @@ REPLAN = Prompt(
 WRONG_LANGUAGE = "Your answer is written in {found} but must be in {language}. Write it again in {language}."
 NOT_SEARCHES = ("These are not search queries: {bad}. Write each as 3 to 10 words the documents would contain, "
                 "not file names or bare section numbers.")
-UNANSWERABLE_DOUBT = ("Excerpt [{n}] concerns the subject of the question (it speaks of {terms}). Set answerable to "
-                      "true and plan the research.")
 
 
 # --- phase 3: deep extraction ---------------------------------------------------------------------

@@ -4,18 +4,34 @@ Written for small models as much as for large ones: scores are small anchored in
 enforces integer bounds of a schema but not those of a ``number``), quotes are sentence numbers
 (``sentences.py``), citations are source numbers in a list, never markers hoped for in free text.
 String lengths are advertised in the JSON schema only (``_text``): a server that enforces them keeps
-answers short; pydantic does not reject a model that writes a little more.
+answers short; pydantic does not reject a model that writes a little more. Lists longer than their
+maxItems are cut to it rather than rejected.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from annotated_types import MaxLen
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class _Answer(BaseModel):
     model_config = ConfigDict(extra="ignore")  # a model adding a harmless field is not an error
+
+    @model_validator(mode="before")
+    @classmethod
+    def _cut_long_lists(cls, data: Any) -> Any:
+        """A list longer than its schema allows is cut, not rejected: the server's grammar usually stops
+        the model at maxItems, and where it does not, the first items are the ones it ranked first."""
+        if not isinstance(data, dict):
+            return data
+        for name, field in cls.model_fields.items():
+            limit = next((m.max_length for m in field.metadata if isinstance(m, MaxLen)), None)
+            value = data.get(name)
+            if limit is not None and isinstance(value, list) and len(value) > limit:
+                data = {**data, name: value[:limit]}
+        return data
 
 
 def _text(limit: int, description: str = "") -> object:
@@ -37,35 +53,35 @@ class SearchQueries(_Answer):
 class RetrievalAnalysis(_Answer):
     """How well the retrieved excerpts cover the research question."""
 
-    key_concepts: list[Short] = Field(default_factory=list, max_length=12)
-    entities: list[Short] = Field(default_factory=list, max_length=30)
+    key_concepts: list[Short] = Field(default_factory=list, max_length=7)
+    entities: list[Short] = Field(default_factory=list, max_length=10)
     scope: Line = ""
-    assumed_context: list[Line] = Field(default_factory=list, max_length=10)
-    knowledge_gaps: list[Line] = Field(default_factory=list, max_length=12)
+    assumed_context: list[Line] = Field(default_factory=list, max_length=3)
+    knowledge_gaps: list[Line] = Field(default_factory=list, max_length=4)
     coverage: int = Field(ge=0, le=100, description="percent of what the answer needs that the excerpts contain")
 
 
 class FollowUpQuestions(_Answer):
     """Questions for the user that make the research question precise."""
 
-    questions: list[Line] = Field(min_length=1, max_length=8)
+    questions: list[Line] = Field(min_length=1, max_length=5)
 
 
 class ClarificationResult(_Answer):
     """What the user wants, once clarification is over."""
 
-    research_queries: list[Annotated[str, _text(120)]] = Field(min_length=1, max_length=12)
-    key_entities: list[Short] = Field(default_factory=list, max_length=30)
+    research_queries: list[Annotated[str, _text(120)]] = Field(min_length=1, max_length=6)
+    key_entities: list[Short] = Field(default_factory=list, max_length=10)
     scope: Line
-    refinements: list[Line] = Field(default_factory=list, max_length=20)
-    avoid: list[Short] = Field(default_factory=list, max_length=20)
-    summary: Annotated[str, _text(600)]
+    refinements: list[Line] = Field(default_factory=list, max_length=6)
+    avoid: list[Short] = Field(default_factory=list, max_length=6)
+    summary: Annotated[str, _text(400)]
 
 
 class PlanItem(_Answer):
     task: Annotated[str, _text(200)] = Field(min_length=3)
     context: Line = ""
-    subtasks: list[Short] = Field(default_factory=list, max_length=6)
+    subtasks: list[Short] = Field(default_factory=list, max_length=4)
 
 
 class PlanProposal(_Answer):
@@ -110,9 +126,9 @@ class ExtractionBatch(_Answer):
 
 
 class TaskSummaryAnswer(_Answer):
-    summary: Annotated[str, _text(600)]
-    key_points: list[Line] = Field(default_factory=list, max_length=10)
-    open_questions: list[Line] = Field(default_factory=list, max_length=6)
+    summary: Annotated[str, _text(500)]
+    key_points: list[Line] = Field(default_factory=list, max_length=6)
+    open_questions: list[Line] = Field(default_factory=list, max_length=4)
 
 
 # --- phase 3.5 and 4 ---------------------------------------------------------------------------------

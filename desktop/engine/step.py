@@ -21,6 +21,7 @@ from desktop.llm.records import CallRecord
 from desktop.llm.types import BadOutput, CallOptions, Message, PromptTooLong, Usage
 
 A = TypeVar("A", bound=BaseModel)
+LENIENT_RETRIES = 1  # a caller that can use a schema-valid answer anyway asks once more, not twice
 
 
 # The audit records of the step running in this task (asyncio tasks inherit it when created).
@@ -57,12 +58,12 @@ class StepContext:
         self.events.append(event.model_copy(update={"run_id": self.state.run_id}))
 
     async def ask(self, prompt: Prompt, schema: type[A], check: Callable[[object], str | None] | None = None, *,
-                  answer_tokens: int | None = None, **values: Any) -> A:
+                  answer_tokens: int | None = None, retries: int | None = None, **values: Any) -> A:
         """One structured LLM call, recorded for the audit trail and counted in the run's usage; its answer
         is bounded by ``answer_tokens`` or the prompt's own bound."""
         messages = prompt.render(language=self.state.language, **values)
         return await self.ask_messages(messages, schema, prompt.name, check,
-                                       max_tokens=answer_tokens or prompt.max_tokens)
+                                       max_tokens=answer_tokens or prompt.max_tokens, retries=retries)
 
     async def ask_or(self, fallback: Callable[[], A], prompt: Prompt, schema: type[A],
                      check: Callable[[object], str | None] | None = None, *, lenient: bool = False,
@@ -70,9 +71,11 @@ class StepContext:
         """Like ``ask``, but a model that gives no usable answer does not stop the run: the step goes on
         with ``fallback()`` and the user sees a warning saying so. ``lenient``: an answer that matched the
         schema but kept failing ``check`` (e.g. its language) is used as it is, with a warning, rather
-        than lost. A prompt too long for the model's context is a bad answer too: the step goes on."""
+        than lost, and asked for once more only (on a CPU a retry costs a minute). A prompt too long for the
+        model's context is a bad answer too: the step goes on."""
         try:
-            return await self.ask(prompt, schema, check, answer_tokens=answer_tokens, **values)
+            return await self.ask(prompt, schema, check, answer_tokens=answer_tokens,
+                                  retries=LENIENT_RETRIES if lenient else None, **values)
         except BadOutput as exc:
             if lenient and isinstance(exc.unchecked, schema):
                 self.warn(f"{prompt.name}: the model's answer did not pass a check ({exc.attempts[-1].error}); "
@@ -88,10 +91,11 @@ class StepContext:
         self.emit(ev.Warning(message=message))
 
     async def ask_messages(self, messages: list[Message], schema: type[A], purpose: str,
-                           check: Callable[[object], str | None] | None = None, *, max_tokens: int | None = None) -> A:
+                           check: Callable[[object], str | None] | None = None, *, max_tokens: int | None = None,
+                           retries: int | None = None) -> A:
         """A structured call on a conversation the caller built (multi-turn extraction). Every attempt is
         in the audit trail and counted, also those of a call that gave no usable answer in the end."""
-        options = CallOptions(purpose=purpose, max_tokens=max_tokens)
+        options = CallOptions(purpose=purpose, max_tokens=max_tokens, retries=retries)
         try:
             result = await self.llm.generate_structured(messages, schema, options, check=check)
         except BadOutput as exc:

@@ -3,7 +3,7 @@
 The pydantic model's JSON schema goes to the server (Ollama ``format`` / OpenAI ``response_format``)
 and into a system instruction. The answer is parsed (thinking and code fences removed), validated and
 checked; a failure is retried with what went wrong stated to the model, at most ``settings.retries``
-more times. Cut-off answers are asked again shorter with more room, loops are named as such. After the
+(or the call's ``CallOptions.retries``) more times. Cut-off answers are asked again shorter with more room, loops are named as such. After the
 last attempt ``BadOutput`` carries every attempt, and as ``unchecked`` the last answer that matched the
 schema but failed the check (the caller may still use it, with a warning)."""
 
@@ -171,7 +171,8 @@ async def generate(host: Host, messages: list[Message], schema: type[T], options
     prompt, call_opts = first, opts
     attempts: list[Attempt] = []
     unchecked: BaseModel | None = None
-    for number in range(1, host.settings.retries + 2):
+    retries = host.settings.retries if opts.retries is None else opts.retries
+    for number in range(1, retries + 2):
         completion = await host._send(prompt, call_opts, json_schema, number)
         verdict = judge(completion, schema, check)
         attempts.append(Attempt(raw=completion.text, error=verdict.error, usage=completion.usage))
@@ -180,7 +181,7 @@ async def generate(host: Host, messages: list[Message], schema: type[T], options
                                       usage=sum((a.usage for a in attempts), Usage()), messages=first)
         if verdict.kind == "check":
             unchecked = verdict.value
-        if number <= host.settings.retries:
+        if number <= retries:
             prompt, call_opts = await _retry_request(host, first, completion, verdict, call_opts, model)
     what = f" for {opts.purpose}" if opts.purpose else ""
     raise BadOutput(

@@ -29,6 +29,7 @@ class CallOptions(_Model):
     max_tokens: int | None = Field(None, ge=1, description="answer tokens (Ollama num_predict)")
     timeout_s: float | None = Field(None, gt=0)
     purpose: str = Field("", description="what the call is for, for the audit trail ('clarify.analyze')")
+    retries: int | None = Field(None, ge=0, le=5, description="extra tries of a structured answer (default: the settings')")
 
 
 class Usage(_Model):

@@ -300,4 +300,7 @@ def test_a_model_that_gives_no_usable_answers_does_not_stop_the_run(harness, res
     assert not report.quality.assessed and not report.quality.revised and "unknown" in report.quality.notes
     failed = [c for c in harness.of(ev.LlmCall) if c.failed]
     assert {c.purpose for c in failed} >= {"clarify.questions", "research.extract", "drift.score", "synthesis.quality"}
-    assert all(len(c.attempts) == 3 and c.attempts[0]["error"] for c in failed)  # every failed attempt is audited
+    # every failed attempt is audited: three tries, two where a schema-valid answer could have been used anyway
+    assert {c.purpose: len(c.attempts) for c in failed if c.purpose != "research.extract"} == {
+        "clarify.questions": 2, "drift.score": 2, "synthesis.quality": 3}
+    assert all(a["error"] for c in failed for a in c.attempts)

@@ -286,3 +286,13 @@ def test_the_schema_in_the_prompt_leaves_out_titles_and_defaults_but_the_server_
     assert item["properties"] == {"title": {"type": "string"}, "count": {"type": "integer"}}
     assert "title" not in shown and "default" not in shown["properties"]["items"]
     assert full["$defs"]["Item"]["properties"]["count"] == {"default": 0, "title": "Count", "type": "integer"}
+
+
+def test_a_call_may_allow_fewer_retries_than_the_settings(fake: FakeOllama, kind: str) -> None:
+    """A lenient caller (one that can use a schema-valid answer anyway) asks once more, not twice."""
+    fake.script(GOOD, GOOD, GOOD)
+    records: list[CallRecord] = []
+    with pytest.raises(BadOutput) as failed:
+        run_structured(fake, kind, records, options=CallOptions(retries=1), check=lambda v: "not in German")
+    assert len(failed.value.attempts) == 2 and failed.value.unchecked == Answer(**GOOD)
+    assert len(chat_bodies(fake, kind)) == 2
