@@ -1,25 +1,34 @@
-"""How long the research will take, said before it starts: the calls the approved plan implies, their
-tokens, and the server's measured reading and writing speeds (a 1.5B model on two CPU cores reads ~70
-and writes ~10 tokens/s; a GPU server hundreds to thousands). Rough by nature — the number of findings
-and followed references is not known in advance — but it tells minutes from hours."""
+"""How long the research takes on this LLM server, and how much of it fits a time budget.
+
+A cost model from the server's measured reading and writing speeds (a 1.5B model on two CPU cores
+reads ~70 and writes ~10 tokens/s; a GPU server hundreds to thousands) and the sizes the run has seen.
+Before the research starts it gives the estimate the window and the CLI show, and it plans the
+reading: with ``research.time_budget_s`` set, a slow server reads fewer excerpts per task — the
+question itself (task 0) keeps the larger share — while a fast one reads everything the settings
+allow. Rough by nature (the number of findings and followed references is not known in advance),
+but it tells minutes from hours."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from desktop.engine import events as ev
 from desktop.engine import prompts as P
 from desktop.engine.context import measured_speed, prompt_cost
 from desktop.engine.schemas import ExtractionBatch
+from desktop.engine.state import Todo
 from desktop.engine.step import StepContext
 
-ANSWER_PER_EXCERPT = 70  # tokens a reading of a helpful excerpt takes (measured with a 1.5B model)
-HELPFUL_SHARE = 0.5  # share of the excerpts read that become findings
-SUMMARY = (450, 150)  # prompt and answer tokens of one task summary
-DRIFT_PER_FINDING = (60, 25)
-QUALITY_ANSWER = 150
-SYNTHESIS_ANSWER = 450
+ANSWER_PER_EXCERPT = 50  # tokens of a helpful excerpt's reading (one sentence, a few numbers)
+HELPFUL_SHARE = 0.6  # share of the excerpts read that become findings (small models find most helpful)
+EXCERPT_HEADER = 30  # tokens of an excerpt's label, place and sentence numbers
+SUMMARY = (500, 120)  # prompt and answer tokens of one task summary
+DRIFT = (300, 12)  # prompt tokens of a drift call and answer tokens per finding
+SYNTHESIS = (1200, 350)  # prompt tokens besides the sources, answer tokens
+QUALITY = (1500, 60)
 CHUNK_TOKENS_DEFAULT = 350
+TASK0_SHARE = 0.5  # of a tight budget's excerpts, the question itself reads this share
 
 
 def _chunk_tokens(ctx: StepContext) -> int:
@@ -30,30 +39,81 @@ def _chunk_tokens(ctx: StepContext) -> int:
     return max(50, sum(ctx.llm.count_tokens(t) for t in texts) // len(texts))
 
 
-def research_estimate(ctx: StepContext, phase: str) -> ev.EstimateReady | None:
-    """The estimate for the tasks still pending, or None before the server's speed was measured."""
+@dataclass(frozen=True)
+class CostModel:
+    prompt_tps: float
+    answer_tps: float
+    chunk_tokens: int
+    fixed_tokens: int  # the extraction prompt's instructions, example and schema (cached after the first call)
+    batch: int
+    synthesis_sources: int  # tokens of sources the synthesis reads
+
+    def excerpt_s(self) -> float:
+        return (self.chunk_tokens + EXCERPT_HEADER) / self.prompt_tps + \
+            HELPFUL_SHARE * ANSWER_PER_EXCERPT / self.answer_tps
+
+    def final(self, tasks: int, excerpts: int) -> tuple[int, int, int]:
+        """Calls, prompt and answer tokens of what follows the reading: summaries, drift, synthesis, quality."""
+        findings = int(HELPFUL_SHARE * excerpts)
+        summaries = min(tasks, findings // 3)  # a task with fewer than three findings needs no summary call
+        prompt = summaries * SUMMARY[0] + DRIFT[0] + findings * 40 + 2 * self.synthesis_sources
+        prompt += SYNTHESIS[0] + QUALITY[0]
+        answer = summaries * SUMMARY[1] + DRIFT[1] * findings + SYNTHESIS[1] + QUALITY[1]
+        return summaries + math.ceil(findings / 12) + 2, prompt, answer
+
+    def seconds(self, tasks: int, excerpts: int) -> float:
+        _, prompt, answer = self.final(tasks, excerpts)
+        return self.fixed_tokens / self.prompt_tps + excerpts * self.excerpt_s() + prompt / self.prompt_tps + \
+            answer / self.answer_tps
+
+
+def cost_model(ctx: StepContext) -> CostModel | None:
     speed = measured_speed(ctx.llm)
-    if speed is None or ctx.state.plan is None:
+    if speed is None:
         return None
-    prompt_tps, answer_tps = speed
     s = ctx.settings
-    done = {t.task_id for t in ctx.state.later.research.tasks if t.status in ("done", "skipped")}
-    tasks = [t for t in ctx.state.plan.items if t.id not in done]
-    chunk = _chunk_tokens(ctx)
     fixed = prompt_cost(ctx.llm.count_tokens, P.EXTRACT.render(
         language=ctx.state.language, max_requests=s.requests_per_turn, question=ctx.state.question, scope="",
         avoid="", task="", task_context="", registry="", example_info="", excerpts=""), ExtractionBatch)
-    excerpts = len(tasks) * s.max_chunks_per_task
-    calls = math.ceil(s.max_chunks_per_task / s.extract_batch) * len(tasks)
-    findings = int(excerpts * HELPFUL_SHARE)
-    # the fixed part of the extraction prompt is read once and then comes from the server's prompt cache
-    read = fixed + excerpts * (chunk + 30) + len(tasks) * SUMMARY[0] + DRIFT_PER_FINDING[0] * findings
-    read += 2 * (s.synthesis_context_tokens // 2 + 1200)  # synthesis and quality check
-    written = findings * ANSWER_PER_EXCERPT + len(tasks) * SUMMARY[1] + DRIFT_PER_FINDING[1] * findings
-    written += SYNTHESIS_ANSWER + QUALITY_ANSWER
-    total_prompt = read + (calls - 1) * fixed
-    calls += len(tasks) + math.ceil(findings / 12) + 2
-    seconds = read / prompt_tps + written / answer_tps
-    return ev.EstimateReady(phase=phase, seconds=round(seconds, 1), llm_calls=calls, prompt_tokens=int(total_prompt),
-                            answer_tokens=int(written), prompt_tps=round(prompt_tps, 1), answer_tps=round(answer_tps, 1))
+    return CostModel(speed[0], speed[1], _chunk_tokens(ctx), fixed, s.extract_batch, s.synthesis_context_tokens // 2)
 
+
+def _pending(ctx: StepContext) -> list[Todo]:
+    done = {t.task_id for t in ctx.state.later.research.tasks if t.status in ("done", "skipped")}
+    return [t for t in ctx.state.plan.items if t.id not in done] if ctx.state.plan else []
+
+
+def allowances(ctx: StepContext, model: CostModel | None) -> dict[int, int]:
+    """Excerpts each pending task may read (search results and followed references together) to stay
+    within ``research.time_budget_s`` at the measured speed; empty when the budget does not bind (then
+    the settings alone say how much is read)."""
+    s, tasks = ctx.settings, _pending(ctx)
+    full = {t.id: s.max_chunks_per_task for t in tasks}
+    if model is None or not s.time_budget_s or not tasks or model.seconds(len(tasks), sum(full.values())) <= s.time_budget_s:
+        return {}
+    fits = max(1, int((s.time_budget_s - model.seconds(len(tasks), 0)) / model.excerpt_s()))
+    total = max(s.extract_batch, min(fits, sum(full.values())))  # a report needs something read
+    first = tasks[0].id == 0 and len(tasks) > 1
+    lead = min(s.max_chunks_per_task, math.ceil(total * TASK0_SHARE)) if first else 0
+    rest = [t.id for t in tasks if not (first and t.id == 0)]
+    share, extra = divmod(total - lead, len(rest)) if rest else (0, 0)
+    plan = {t: min(s.max_chunks_per_task, share + (i < extra)) for i, t in enumerate(rest)}
+    return {0: lead, **plan} if first else plan
+
+
+def research_estimate(ctx: StepContext, phase: str) -> ev.EstimateReady | None:
+    """The estimate for the tasks still pending, or None before the server's speed was measured."""
+    model = cost_model(ctx)
+    if model is None or ctx.state.plan is None:
+        return None
+    tasks, s = _pending(ctx), ctx.settings
+    planned = allowances(ctx, model) or {t.id: s.max_chunks_per_task for t in tasks}
+    excerpts = sum(planned.values())
+    calls = sum(math.ceil(n / s.extract_batch) for n in planned.values())
+    final_calls, final_prompt, final_answer = model.final(len(tasks), excerpts)
+    prompt = calls * model.fixed_tokens + excerpts * (model.chunk_tokens + EXCERPT_HEADER) + final_prompt
+    answer = int(HELPFUL_SHARE * excerpts * ANSWER_PER_EXCERPT) + final_answer
+    return ev.EstimateReady(phase=phase, seconds=round(model.seconds(len(tasks), excerpts), 1),
+                            llm_calls=calls + final_calls, prompt_tokens=int(prompt), answer_tokens=answer,
+                            prompt_tps=round(model.prompt_tps, 1), answer_tps=round(model.answer_tps, 1),
+                            excerpts=excerpts, excerpts_allowed=len(tasks) * s.max_chunks_per_task)

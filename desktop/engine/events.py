@@ -198,6 +198,8 @@ class EstimateReady(_Event):
     answer_tokens: int
     prompt_tps: float = Field(description="measured prompt reading speed, tokens/s")
     answer_tps: float = Field(description="measured writing speed, tokens/s")
+    excerpts: int = Field(0, description="excerpts the research will read")
+    excerpts_allowed: int = Field(0, description="what the settings allow; more than excerpts when the time budget binds")
 
 
 class TokenUsage(_Event):

@@ -90,7 +90,7 @@ class Reader:
             if i >= limit:
                 notes.append(f"Only {limit} requests are served per turn; the rest were ignored.")
                 break
-            key = req.model_dump_json(exclude={"reason"})
+            key = req.model_dump_json()
             if key in self.asked:
                 notes.append(f"Request {i + 1} ({req.kind}) repeats an earlier one; it was served already.")
                 continue
@@ -133,8 +133,8 @@ class Reader:
             hits = kb.keyword_search(self._doc(req.doc).doc_id, req.query, k=3)
         else:
             filt = SearchFilter(docs=[self._doc(req.doc).doc_id] if req.doc.strip() else None,
-                                tags=[req.tag] if req.tag.strip() else None, page_from=req.page_from,
-                                page_to=req.page_to)
+                                tags=[req.tag] if req.tag.strip() else None, page_from=req.page_from or None,
+                                page_to=req.page_to or None)
             hits = kb.search(req.query, k=3, filt=None if filt.is_empty() else filt)
         return [s for h in hits if (s := self.add(self.docs[h.doc_id], h.page, h.section, h.chunk_id, h.text))]
 

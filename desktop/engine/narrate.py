@@ -34,9 +34,10 @@ def describe(event: ev.Event) -> str | None:
             return f"evidence report ready (the model wrote no usable answer): {c} citations"
         case ev.ReportReady(citations=c, quality=q):
             return f"report ready: {c} citations, quality {q}/400"
-        case ev.EstimateReady(seconds=s, llm_calls=n, prompt_tps=p, answer_tps=a):
+        case ev.EstimateReady(seconds=s, llm_calls=n, prompt_tps=p, answer_tps=a, excerpts=read, excerpts_allowed=allowed):
+            budget = f"; reads {read} of up to {allowed} excerpts within the time budget" if read < allowed else ""
             return (f"estimate: the research and report take about {_duration(s)} here ({n} LLM calls; the server "
-                    f"reads {p:.0f} and writes {a:.0f} tokens/s)")
+                    f"reads {p:.0f} and writes {a:.0f} tokens/s{budget})")
         case ev.RequestFailed(purpose=p, error=e):
             return f"LLM request failed ({p}): {e}"
         case ev.TokenUsage(purpose=p, call=u):

@@ -202,12 +202,16 @@ async def finalize(ctx: StepContext) -> str:
     fallback = lambda: ClarificationResult(  # noqa: E731 - what is known without the model's summary
         research_queries=used or [state.question], scope=last.scope, summary=state.question,
         refinements=[r.answer for r in cl.rounds if r.answer], key_entities=last.entities)
-    result = await ctx.ask_or(
-        fallback, P.FINALIZE, ClarificationResult, check, lenient=True, question=state.question,
-        dialogue=dialogue(cl.rounds), concepts=", ".join(last.key_concepts) or "-",
-        entities=", ".join(last.entities) or "-", scope=last.scope or "-", gaps=", ".join(last.knowledge_gaps) or "-",
-        doc_language=state.doc_language,
-    )
+    if not any(r.answer for r in cl.rounds):
+        # the user said nothing (--auto, or ended at once): the analysis holds all the model would restate
+        result = fallback()
+    else:
+        result = await ctx.ask_or(
+            fallback, P.FINALIZE, ClarificationResult, check, lenient=True, question=state.question,
+            dialogue=dialogue(cl.rounds), concepts=", ".join(last.key_concepts) or "-",
+            entities=", ".join(last.entities) or "-", scope=last.scope or "-",
+            gaps=", ".join(last.knowledge_gaps) or "-", doc_language=state.doc_language,
+        )
     cl.research_queries = _searches(result.research_queries, set()) or used or [state.question]
     cl.summary = " ".join(result.summary.split()) or state.question
     state.anchor = QueryAnchor(

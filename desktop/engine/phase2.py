@@ -20,7 +20,8 @@ class PlanEditError(ValueError):
 
 
 def _check(language: str):  # noqa: ANN202
-    return language_check(language, lambda v: [i.task for i in v.items] + ([v.reason] if v.reason else []))  # type: ignore[attr-defined]
+    # the tasks are what the user reads and edits; a reason in the wrong language is not worth a minute's retry
+    return language_check(language, lambda v: [i.task for i in v.items])  # type: ignore[attr-defined]
 
 
 async def _excerpts(ctx: StepContext, prompt: Prompt, **values: object) -> tuple[str, list[str]]:

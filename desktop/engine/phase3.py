@@ -11,7 +11,7 @@ import asyncio
 from desktop.engine import events as ev
 from desktop.engine import prompts as P
 from desktop.engine.checks import language_check
-from desktop.engine.estimate import research_estimate
+from desktop.engine.estimate import allowances, cost_model, research_estimate
 from desktop.engine.extraction import read_batch
 from desktop.engine.research_state import Finding, TaskRun, TaskSummary, WorkItem
 from desktop.engine.schemas import TaskSummaryAnswer
@@ -36,8 +36,16 @@ async def start(ctx: StepContext) -> str:
     if not research.tasks:
         research.tasks = [TaskRun(task_id=t.id) for t in state.plan.items]
     ctx.emit(ev.PhaseStarted(phase="research"))
+    planned = allowances(ctx, cost_model(ctx))
+    for run in research.tasks:
+        if run.task_id in planned:
+            run.allowance = planned[run.task_id]
     if (estimate := research_estimate(ctx, "research")) is not None:
         ctx.emit(estimate)
+        if estimate.excerpts < estimate.excerpts_allowed:
+            ctx.warn(f"time budget: the research reads {estimate.excerpts} of up to {estimate.excerpts_allowed} "
+                     f"excerpts to finish in about {ctx.settings.time_budget_s / 60:.0f} min on this LLM server "
+                     "(research.time_budget_s; 0 reads all)")
     return "research.next_task"
 
 
@@ -56,12 +64,18 @@ async def next_task(ctx: StepContext) -> str:
     visited = set(research.visited)
     scores = rrf([[h.chunk_id for h in hits] for hits in results], ctx.settings.rrf_k)
     ranked = [c for c in sorted(scores, key=scores.__getitem__, reverse=True) if c not in visited]
-    run.queue = [WorkItem(chunk_id=c) for c in ranked[: ctx.settings.max_chunks_per_task]]
+    run.queue = [WorkItem(chunk_id=c) for c in ranked[: _room(ctx, run)]]
     run.status = "running"
     research.current = run.task_id
     _plan_status(ctx, run.task_id, "running")
     ctx.emit(ev.TaskStarted(task_id=run.task_id, task=todo.task, chunks=len(run.queue)))
     return "research.extract"
+
+
+def _room(ctx: StepContext, run: TaskRun) -> int:
+    """Chunks the task may still queue: its allowance (or the setting) less what it read and queued."""
+    limit = run.allowance if run.allowance is not None else ctx.settings.max_chunks_per_task
+    return max(0, limit - run.extracted - len(run.queue))
 
 
 def _plan_status(ctx: StepContext, task_id: int, status: str) -> None:
@@ -130,17 +144,26 @@ async def extract_batch(ctx: StepContext) -> str:
 
 
 async def _follow(ctx: StepContext, run: TaskRun, finding: Finding) -> None:
-    """Queue the chunks that the finding's references point to, within depth, budget and per-document limits."""
+    """Queue the chunks that the finding's references point to, within depth, budget and per-document
+    limits. The references followed are those the model named and those in the sentences it quoted (not
+    every reference of the chunk: a statute section cites a dozen others); each unit is followed once
+    per task, and never back into the finding's own unit (its neighbours can be asked for instead)."""
     s, research = ctx.settings, ctx.state.later.research
     if finding.depth >= s.reference_depth or run.reference_tokens >= s.reference_budget_tokens:
         return
-    chunk = ctx.kb.chunk(finding.chunk_id)
-    text = "\n".join([chunk.text if chunk else ""] + finding.references)
+    text = "\n".join([q.display or q.proposed for q in finding.verified_quotes] + finding.references)
+    if not text.strip():
+        return
     resolved = await asyncio.to_thread(ctx.kb.references, text, finding.doc_id)
     queued = {w.chunk_id for w in run.queue} | set(research.visited)
     for ref in resolved:
         for target in ref.targets:
             if not target.chunk_ids or target.doc_id is None:
+                continue
+            if run.allowance is not None and _room(ctx, run) == 0:
+                return  # the time budget is spent on this task
+            unit = f"{target.doc_id}|{target.section}"
+            if unit in run.followed_units or (target.doc_id, target.section) == (finding.doc_id, finding.section):
                 continue
             if run.doc_follows.get(target.doc_id, 0) >= s.reference_max_per_doc:
                 if target.doc_id not in run.capped_docs:  # said once per task and document
@@ -153,6 +176,7 @@ async def _follow(ctx: StepContext, run: TaskRun, finding: Finding) -> None:
             if chunk_id is None:
                 continue
             queued.add(chunk_id)
+            run.followed_units.append(unit)
             run.doc_follows[target.doc_id] = run.doc_follows.get(target.doc_id, 0) + 1
             run.followed += 1
             run.queue.append(WorkItem(chunk_id=chunk_id, depth=finding.depth + 1, referenced_from=finding.id,

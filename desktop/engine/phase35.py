@@ -9,7 +9,7 @@ import asyncio
 from desktop.engine import events as ev
 from desktop.engine import prompts as P
 from desktop.engine.research_state import DriftVerdict, Finding
-from desktop.engine.schemas import DriftScore, DriftScores
+from desktop.engine.schemas import DriftReason, DriftScores, drift_scores
 from desktop.engine.step import StepContext
 
 _BATCH = 12
@@ -21,16 +21,14 @@ def _lines(findings: list[Finding]) -> str:
     out = []
     for f in findings:
         quote = next((q.display for q in f.verified_quotes), None)
-        out.append(f"[{f.id}] ({f.doc}, p. {f.page}) {f.info}" + (f' — "{quote}"' if quote else ""))
+        out.append(f"[{f.id}] ({f.doc}, p. {f.page}) {f.info}" + (f' — "{" ".join(quote.split())}"' if quote else ""))
     return "\n".join(out)
 
 
-def _all_scored(ids: list[str]):  # noqa: ANN202
-    def check(value: object) -> str | None:
-        missing = set(ids) - {s.id.strip().upper() for s in value.scores}  # type: ignore[attr-defined]
-        return f"Score every finding; missing: {', '.join(sorted(missing))}." if missing else None
-
-    return check
+def _unscored(batch: list[Finding]) -> DriftScores:
+    """Unscored findings keep their own relevance as the score: a failed check filters nothing."""
+    return DriftScores.model_construct(scores=[round(3 * f.relevance) for f in batch],  # every reason, uncut
+                                       reasons=[DriftReason(id=f.id, reason=NOT_SCORED) for f in batch])
 
 
 async def filter_drift(ctx: StepContext) -> str:
@@ -41,27 +39,22 @@ async def filter_drift(ctx: StepContext) -> str:
     anchor = state.anchor
 
     async def score(batch: list[Finding]) -> DriftScores:
-        # unscored findings keep their own relevance as the score: a failed check filters nothing
-        unscored = lambda: DriftScores(scores=[DriftScore(id=f.id, score=round(3 * f.relevance), reason=NOT_SCORED)  # noqa: E731
-                                               for f in batch])
         return await ctx.ask_or(
-            unscored, P.DRIFT, DriftScores, _all_scored([f.id for f in batch]), lenient=True,
-            answer_tokens=P.DRIFT.max_tokens * len(batch), question=state.question,
+            lambda: _unscored(batch), P.DRIFT, drift_scores(len(batch)), lenient=True,
+            answer_tokens=P.DRIFT.max_tokens * len(batch) + 120, question=state.question,
             summary=state.clarification.summary or state.question, scope=anchor.scope if anchor else "-",
             entities=", ".join(anchor.key_entities) if anchor else "-",
-            avoid="; ".join(anchor.avoid) if anchor and anchor.avoid else "-", findings=_lines(batch),
+            avoid="; ".join(anchor.avoid) if anchor and anchor.avoid else "-", findings=_lines(batch), n=len(batch),
         )
 
     batches = [findings[i : i + _BATCH] for i in range(0, len(findings), _BATCH)]
     thresholds = ctx.settings.drift_thresholds
     for batch, answer in zip(batches, await asyncio.gather(*(score(b) for b in batches))):  # independent calls
-        scores = {s.id.strip().upper(): s for s in answer.scores}
-        for f in batch:
-            s = scores.get(f.id)
-            if s is None:  # a lenient answer that still misses a finding: its own relevance stands in
-                s = DriftScore(id=f.id, score=round(3 * f.relevance), reason=NOT_SCORED)
-            score = s.score / 3
-            f.drift = DriftVerdict(score=round(score, 3), reason=s.reason.strip(), kept=score >= thresholds[f.tier - 1])
+        reasons = {r.id.strip().upper(): " ".join(r.reason.split()) for r in answer.reasons}
+        for f, value in zip(batch, answer.scores, strict=True):
+            score = value / 3
+            f.drift = DriftVerdict(score=round(score, 3), reason=reasons.get(f.id, ""),
+                                   kept=score >= thresholds[f.tier - 1])
     _keep_minimum_primary(findings, ctx.settings.drift_min_primary)
     filtered = [f for f in findings if f.drift and not f.drift.kept]
     share = len(filtered) / len(findings) if findings else 0.0

@@ -14,11 +14,12 @@ import re
 
 from desktop.engine import events as ev
 from desktop.engine import prompts as P
-from desktop.engine.checks import language_check
+from desktop.engine.checks import distinct, language_check
 from desktop.engine.quotes import verify_quote
 from desktop.engine.research_state import Finding
 from desktop.engine.schemas import QualityAnswer, Statement, SynthesisAnswer
 from desktop.engine.sentences import sentences
+from desktop.engine.support import supporting
 from desktop.engine.step import StepContext
 from desktop.llm.types import BadOutput, PromptTooLong
 from desktop.report.labels import LABELS
@@ -83,14 +84,19 @@ def _cited(statement: Statement, n_sources: int) -> list[int]:
     return list(dict.fromkeys(n for n in statement.sources if 1 <= n <= n_sources))
 
 
-def _check(n_sources: int, language: str):  # noqa: ANN202
+def _check(sources: list[str], language: str):  # noqa: ANN202
     in_language = language_check(language, lambda v: [s.text for s in v.answer + v.details])  # type: ignore[attr-defined]
 
     def check(value: object) -> str | None:
         answer: SynthesisAnswer = value  # type: ignore[assignment]
-        if not any(_cited(s, n_sources) for s in answer.answer + answer.details):
-            return P.NO_CITED_STATEMENT.format(n=n_sources)
-        return in_language(value)
+        statements = answer.answer + answer.details
+        if problem := in_language(value):  # words of another language cannot match the sources' either
+            return problem
+        if not any(_cited(s, len(sources)) for s in statements):
+            return P.NO_CITED_STATEMENT.format(n=len(sources))
+        if not any(supporting(_plain(s.text), _cited(s, len(sources)), sources, language) for s in statements):
+            return P.NOT_SUPPORTED
+        return None
 
     return check
 
@@ -112,20 +118,25 @@ def _with_markers(statement: Statement, numbers: list[int]) -> str:
     return " ".join(out)
 
 
-def render(answer: SynthesisAnswer, n_sources: int, language: str) -> tuple[str, list[str]]:
+def render(answer: SynthesisAnswer, sources: list[str], language: str) -> tuple[str, list[str]]:
     """Markdown of the answer: the direct answer as a paragraph, details as a list, open points last.
-    Returns it and the statements left out for want of a valid source."""
+    ``sources`` are the texts of the numbered sources: a statement keeps the citations whose source
+    supports it (``support.py``); one left with none, or said twice, is not rendered. Returns the
+    Markdown and the statements left out for want of a source."""
     uncited: list[str] = []
+    said: list[str] = []
 
     def cited(statements: list[Statement]) -> list[str]:
         out = []
         for s in statements:
-            numbers = _cited(s, n_sources)
-            if not _plain(s.text):
-                continue
+            text = _plain(s.text)
+            if not text or distinct([*said, text]) == said:
+                continue  # empty, or the same statement again
+            numbers = supporting(text, _cited(s, len(sources)), sources, language)
             if not numbers:
-                uncited.append(_plain(s.text))
+                uncited.append(text)
                 continue
+            said.append(text)
             out.append(_with_markers(s, numbers))
         return out
 
@@ -135,7 +146,7 @@ def render(answer: SynthesisAnswer, n_sources: int, language: str) -> tuple[str,
     parts = [" ".join(lead)]
     if details:
         parts.append("\n".join(f"- {d}" for d in details))
-    open_points = [_plain(o) for o in answer.open if _plain(o)]
+    open_points = [o for o in distinct(_plain(o) for o in answer.open) if distinct([*said, o]) != said]
     if open_points:
         heading = LABELS["de" if language == "de" else "en"]["open_points"]
         parts.append(f"**{heading}:**\n" + "\n".join(f"- {o}" for o in open_points))
@@ -149,7 +160,8 @@ def synthesis_budget(ctx: StepContext, context: int) -> int:
 
 
 async def _compose(ctx: StepContext, sources: list[Finding], feedback: str) -> SynthesisAnswer:
-    return await ctx.ask(P.SYNTHESIS, SynthesisAnswer, _check(len(sources), ctx.state.language), feedback=feedback,
+    texts = [_support_text(f) for f in sources]
+    return await ctx.ask(P.SYNTHESIS, SynthesisAnswer, _check(texts, ctx.state.language), feedback=feedback,
                          **_values(ctx, sources))
 
 
@@ -183,9 +195,15 @@ def unquote_unverified(answer: str, source_texts: list[str]) -> tuple[str, int, 
     return QUOTED.sub(fix, answer), total, verified
 
 
+def _support_text(f: Finding) -> str:
+    """What a finding says: its information and its verified quotes (not the whole chunk, where any "nicht"
+    would seem to support any denial)."""
+    return "\n".join([f.info, *(q.display or "" for q in f.verified_quotes)])
+
+
 def _adopt(ctx: StepContext, draft: SynthesisAnswer, sources: list[Finding], attempt: int) -> None:
     syn = ctx.state.later.synthesis
-    answer, uncited = render(draft, len(sources), ctx.state.language)
+    answer, uncited = render(draft, [_support_text(f) for f in sources], ctx.state.language)
     syn.answer, syn.quotations, syn.quotations_verified = unquote_unverified(answer, _quote_sources(ctx, sources))
     syn.uncited = uncited
     if uncited:

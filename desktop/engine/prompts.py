@@ -3,7 +3,9 @@
 A prompt is a system text and a user text with ``{placeholders}``; ``render`` fills them and returns
 the messages. The fixed instructions (and an example, where a small model needs one) come first and
 the variable part last, so that Ollama's and llama.cpp's prompt caches reuse the shared prefix from
-one call to the next. ``max_tokens`` bounds each answer. Keep the wording here, the logic in the phases.
+one call to the next; the user text ends by naming the answer language again (a small model follows
+the last thing it read). ``max_tokens`` bounds each answer. Keep the wording here, the logic in the
+phases.
 """
 
 from __future__ import annotations
@@ -64,7 +66,8 @@ QUERIES_FIRST = Prompt(
     system="Write search queries for a hybrid (semantic and keyword) search of the knowledge base. " + _QUERY_RULES,
     user=(
         "Research question: {question}\n\n"
-        "The question itself is searched already. Write exactly {n} more queries: {angles}. Answer as JSON."
+        "The question itself is searched already. Write exactly {n} more queries: {angles}. Answer as JSON, the "
+        "queries in {doc_language}."
     ),
     max_tokens=200,
 )
@@ -77,7 +80,7 @@ QUERIES_NEXT = Prompt(
         "What the user has said so far:\n{answers}\n\n"
         "Open knowledge gaps:\n{gaps}\n\n"
         "Queries already used (do not repeat them):\n{used}\n\n"
-        "Write exactly {n} new search queries: {angles}. Answer as JSON."
+        "Write exactly {n} new search queries: {angles}. Answer as JSON, the queries in {doc_language}."
     ),
     max_tokens=200,
 )
@@ -115,7 +118,7 @@ ANALYZE = Prompt(
         "Research question: {question}\n\n"
         "{answers}"
         "Excerpts from the knowledge base, most relevant first:\n{excerpts}\n\n"
-        "Answer as JSON."
+        "Answer as JSON, its texts in {language}."
     ),
     max_tokens=500,
 )
@@ -133,7 +136,7 @@ QUESTIONS = Prompt(
         "{answers}"
         "Scope as understood so far: {scope}\n\n"
         "Knowledge gaps:\n{gaps}\n\n"
-        "Ask {q_min} to {q_max} questions. Answer as JSON."
+        "Ask {q_min} to {q_max} questions. Answer as JSON, its texts in {language}."
     ),
     max_tokens=250,
 )
@@ -151,7 +154,8 @@ FINALIZE = Prompt(
         "Latest analysis - key concepts: {concepts}; entities: {entities}; scope: {scope}; open gaps: {gaps}\n\n"
         "Return research_queries, key_entities, scope (one or two sentences), refinements (each thing the user "
         "made clear, as a short statement), avoid (topics the user excluded, or that would drift away from the "
-        "question) and summary (one paragraph stating the refined research question and its limits). Answer as JSON."
+        "question) and summary (one paragraph stating the refined research question and its limits). Answer as "
+        "JSON, its texts in {language}."
     ),
     max_tokens=600,
 )
@@ -160,8 +164,9 @@ PLAN = Prompt(
     "plan.propose",
     system=(
         "Plan the research as a to-do list. A to-do is one research task that the knowledge base can answer: a "
-        "concrete question or check, the context that says why it matters for the research question, and 1 to 3 "
-        "subtasks. Do not repeat the research question itself: it is already task 0. Cover what the answer needs "
+        "concrete question or check, a context of one sentence that says why it matters for the research "
+        "question, and 1 or 2 subtasks, each a short search phrase. Do not repeat the research question itself: "
+        "it is already task 0. Cover what the answer needs "
         "besides the main fact: conditions, exceptions, deadlines, competent authority, definitions. "
         "answerable is true whenever at least one excerpt concerns the subject of the question, even if it does "
         "not settle everything; set it false (with the reason) only when no excerpt concerns the subject at all. "
@@ -173,7 +178,7 @@ PLAN = Prompt(
         "Scope: {scope}\n"
         "Avoid: {avoid}\n\n"
         "Excerpts from the knowledge base, most relevant first:\n{excerpts}\n\n"
-        "Write {p_min} to {p_max} to-dos. Answer as JSON."
+        "Write {p_min} to {p_max} to-dos. Answer as JSON, its texts in {language}."
     ),
     max_tokens=700,
 )
@@ -190,7 +195,7 @@ REPLAN = Prompt(
         "The user's feedback on the plan: {feedback}\n\n"
         "Excerpts from the knowledge base, most relevant first:\n{excerpts}\n\n"
         "Write the revised to-do list without task 0, {p_min} to {p_max} to-dos, following the feedback. "
-        "Answer as JSON."
+        "Answer as JSON, its texts in {language}."
     ),
     max_tokens=700,
 )
@@ -216,7 +221,7 @@ EXTRACT = Prompt(
         "- excerpt: its label.\n"
         "- relevance: 3 = it answers the task directly; 2 = it gives a fact the answer needs (a condition, an "
         "exception, a definition, a number, a deadline); 1 = background only.\n"
-        "- info: what the excerpt says that helps, in {language}, in one or two sentences, with numbers, units, "
+        "- info: what the excerpt says that helps, in {language}, in one sentence, with numbers, units, "
         "deadlines and conditions exactly as the excerpt gives them. Only what the excerpt itself says.\n"
         "- quote: the numbers of the sentences of that excerpt that state it (at most 3).\n"
         "- references: provisions or documents the excerpt points to for this (for example '§ 5 Absatz 2', "
@@ -224,7 +229,8 @@ EXTRACT = Prompt(
         "Leave out excerpts that do not help; an empty readings list is a valid answer.\n"
         "requests: usually empty. Only when an excerpt breaks off or refers to text you must read to understand "
         "it, ask (at most {max_requests}): neighbours (source: its label) for the text around it; pages (doc, "
-        "page_from, page_to); keyword (doc, query: exact words); semantic (query, optionally doc).\n"
+        "page_from, page_to); keyword (doc, query: exact words); semantic (query; optionally doc, tag, "
+        "page_from, page_to as filters).\n"
         "Documents you may name in requests: {registry}"
     ),
     example=_example(
@@ -243,7 +249,7 @@ EXTRACT = Prompt(
         "Avoid: {avoid}\n"
         "Task: {task}\n{task_context}\n"
         "{excerpts}\n\n"
-        "Answer as JSON."
+        "Answer as JSON, its texts in {language}."
     ),
     max_tokens=160,  # per excerpt of the batch
 )
@@ -258,12 +264,12 @@ REFERENCE_NOTE = "reached by following '{via}' from {origin}; it may not help th
 TASK_SUMMARY = Prompt(
     "research.summarize",
     system=(
-        "Summarise what the findings establish for one research task, in {language}: a short summary (two or "
-        "three sentences), the key points (each backed by a finding), and the questions the findings leave open. "
-        "Add nothing the findings do not say."
+        "Summarise what the findings establish for one research task, in {language}: a summary of one or two "
+        "sentences with the figures and conditions the findings give, and at most two questions they leave "
+        "open. Add nothing the findings do not say."
     ),
-    user="Research question: {question}\n\nTask: {task}\n\nFindings:\n{findings}\n\nAnswer as JSON.",
-    max_tokens=350,
+    user="Research question: {question}\n\nTask: {task}\n\nFindings:\n{findings}\n\nAnswer as JSON, its texts in {language}.",
+    max_tokens=250,
 )
 
 # --- phase 3.5: drift filter --------------------------------------------------------------------------
@@ -273,8 +279,9 @@ DRIFT = Prompt(
     system=(
         "Judge how relevant each finding is to the research question as the user fixed it. Score: 3 = it answers "
         "part of the question directly; 2 = the answer needs it (a condition, exception, definition); 1 = "
-        "background only; 0 = off the question, or about something the user wants to avoid. Give each finding "
-        "its score and a reason of at most twelve words in {language}."
+        "background only; 0 = off the question, or about something the user wants to avoid. scores: one number "
+        "per finding, in the order the findings are listed. reasons: only for the findings you score 0 or 1, "
+        "their id and a reason of at most eight words in {language}."
     ),
     user=(
         "Research question: {question}\n"
@@ -283,9 +290,9 @@ DRIFT = Prompt(
         "Key entities: {entities}\n"
         "Avoid: {avoid}\n\n"
         "Findings:\n{findings}\n\n"
-        "Score every finding by its id. Answer as JSON."
+        "Give {n} scores, the first for the first finding. Answer as JSON, its texts in {language}."
     ),
-    max_tokens=60,  # per finding
+    max_tokens=4,  # per finding, plus room for the reasons
 )
 
 # --- phase 4: synthesis -------------------------------------------------------------------------------
@@ -296,14 +303,15 @@ SYNTHESIS = Prompt(
         "Write the answer to the research question in {language}, as statements built only from the numbered "
         "sources.\n"
         "- answer: 1 to 3 statements that answer the question directly.\n"
-        "- details: the further statements the question needs: conditions, exceptions, deadlines, who is "
-        "responsible, definitions. No repetition.\n"
+        "- details: at most 6 further statements the question needs: conditions, exceptions, deadlines, who is "
+        "responsible, definitions. No statement twice.\n"
         "- Each statement is one or two sentences in {language} and lists in sources the numbers of the sources "
-        "that say it, for example [2] or [2, 5]. Every statement needs at least one source. Do not write source "
+        "that say it, for example [2] or [2, 5]: only those that say it. Every statement needs at least one "
+        "source. Do not write source "
         "markers or a list of sources into the text: Rabbithole adds them.\n"
         "- Keep numbers, units, dates and section references exactly as the sources give them. Put words in "
         "quotation marks only when they are a verified quote given with that source.\n"
-        "- open: the parts of the question the sources do not answer, in {language}; empty when none.\n"
+        "- open: at most 3 parts of the question the sources do not answer, in {language}; empty when none.\n"
         "Primary sources weigh most; secondary and tertiary ones support."
     ),
     user=(
@@ -314,9 +322,9 @@ SYNTHESIS = Prompt(
         "Research tasks and what they found:\n{tasks}\n\n"
         "Sources:\n{sources}\n\n"
         "{feedback}"
-        "Answer as JSON."
+        "Answer as JSON, its texts in {language}."
     ),
-    max_tokens=1200,
+    max_tokens=800,
 )
 
 QUALITY = Prompt(
@@ -341,7 +349,7 @@ QUALITY = Prompt(
         "Research tasks:\n{tasks}\n\n"
         "The answer:\n{answer}\n\n"
         "The cited sources:\n{sources}\n\n"
-        "Answer as JSON."
+        "Answer as JSON, its texts in {language}."
     ),
     max_tokens=300,
 )
@@ -349,3 +357,5 @@ QUALITY = Prompt(
 REVISION_REQUEST = ("A reviewer found these problems in your previous answer:\n{notes}\n\nYour previous answer:\n"
                     "{answer}\n\nWrite the revised answer, fixing these problems and keeping what was right.\n\n")
 NO_CITED_STATEMENT = "No statement names a source number between 1 and {n}. Give every statement its sources."
+NOT_SUPPORTED = ("No statement is said by the sources it names. Build each statement from its sources, with their "
+                 "words and numbers, and name only those sources.")

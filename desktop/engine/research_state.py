@@ -76,12 +76,14 @@ class TaskSummary(_Model):
 class TaskRun(_Model):
     task_id: int
     status: Literal["pending", "running", "done", "skipped"] = "pending"
+    allowance: int | None = Field(None, description="chunks it may read (search and references); None: the settings'")
     queue: list[WorkItem] = Field(default_factory=list)
     extracted: int = 0
     followed: int = 0
     reference_tokens: int = 0
     doc_follows: dict[str, int] = Field(default_factory=dict)
     capped_docs: list[str] = Field(default_factory=list, description="documents no longer followed into (limit reached)")
+    followed_units: list[str] = Field(default_factory=list, description="'doc_id|section' of the units followed into")
     skipped_unhelpful: int = Field(0, description="lower-ranked search results not read after a batch that helped nothing")
     summary: TaskSummary | None = None
 

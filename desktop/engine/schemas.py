@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from annotated_types import MaxLen
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
 
 class _Answer(BaseModel):
@@ -81,7 +81,7 @@ class ClarificationResult(_Answer):
 class PlanItem(_Answer):
     task: Annotated[str, _text(200)] = Field(min_length=3)
     context: Line = ""
-    subtasks: list[Short] = Field(default_factory=list, max_length=4)
+    subtasks: list[Short] = Field(default_factory=list, max_length=3)
 
 
 class PlanProposal(_Answer):
@@ -95,17 +95,18 @@ class PlanProposal(_Answer):
 # --- phase 3: deep extraction ---------------------------------------------------------------------
 
 
+# The kinds are explained in the prompt; the schema stays small because every extraction call carries it
+# (and a class docstring is the model's description in the schema, so it is written for the model).
 class ContextRequest(_Answer):
-    """More text the LLM wants before it finishes reading the excerpts."""
+    """More text to read before the readings are final."""
 
     kind: Literal["neighbours", "pages", "keyword", "semantic"]
-    source: str = Field("", description="for neighbours: the excerpt label (S1, S2, …)")
-    doc: str = Field("", description="file name or short name of a document, for pages/keyword, or as a filter")
-    query: str = Field("", description="words for keyword or semantic search")
-    page_from: int | None = Field(None, ge=1)
-    page_to: int | None = Field(None, ge=1)
-    tag: str = Field("", description="only documents with this tag (semantic search)")
-    reason: Short = ""
+    source: str = ""
+    doc: str = ""
+    query: str = ""
+    page_from: int = Field(0, ge=0)
+    page_to: int = Field(0, ge=0)
+    tag: str = ""
 
 
 class ExcerptReading(_Answer):
@@ -113,7 +114,7 @@ class ExcerptReading(_Answer):
 
     excerpt: str = Field(description="the excerpt's label: S1, S2, …")
     relevance: int = Field(ge=1, le=3, description="3 answers the task directly, 2 facts the answer needs, 1 background")
-    info: Annotated[str, _text(400, "what the excerpt says that helps, in the answer language")]
+    info: Annotated[str, _text(250, "what the excerpt says that helps, one sentence in the answer language")]
     quote: list[int] = Field(default_factory=list, max_length=4, description="numbers of the sentences that state it")
     references: list[Short] = Field(default_factory=list, max_length=6)
 
@@ -126,39 +127,46 @@ class ExtractionBatch(_Answer):
 
 
 class TaskSummaryAnswer(_Answer):
-    summary: Annotated[str, _text(500)]
-    key_points: list[Line] = Field(default_factory=list, max_length=6)
-    open_questions: list[Line] = Field(default_factory=list, max_length=4)
+    summary: Annotated[str, _text(300)]
+    open_questions: list[Short] = Field(default_factory=list, max_length=2)
 
 
 # --- phase 3.5 and 4 ---------------------------------------------------------------------------------
 
 
-class DriftScore(_Answer):
+class DriftReason(_Answer):
     id: str
-    score: int = Field(ge=0, le=3, description="3 answers part of the question, 2 needed for it, 1 background, 0 off it")
-    reason: Annotated[str, _text(160)] = ""
+    reason: Annotated[str, _text(80)]
 
 
 class DriftScores(_Answer):
-    """How relevant each finding is to the research question as the user fixed it."""
+    """How relevant each finding is to the research question as the user fixed it: one score per finding,
+    in the order listed (3 answers part of the question, 2 needed for it, 1 background, 0 off it)."""
 
-    scores: list[DriftScore]
+    scores: list[Annotated[int, Field(ge=0, le=3)]]
+    reasons: list[DriftReason] = Field(default_factory=list, max_length=6, description="only for scores 0 and 1")
+
+
+def drift_scores(n: int) -> type[DriftScores]:
+    """The schema for a batch of ``n`` findings: exactly ``n`` scores, which the server's grammar enforces
+    (positional numbers instead of ids and reasons: a tenth of the answer tokens)."""
+    return create_model("DriftScores", __base__=DriftScores, __doc__=DriftScores.__doc__,
+                        scores=(list[Annotated[int, Field(ge=0, le=3)]], Field(min_length=n, max_length=n)))
 
 
 class Statement(_Answer):
     """One statement of the answer and the numbers of the sources that say it."""
 
-    text: Annotated[str, _text(500, "one or two sentences, without source markers")]
+    text: Annotated[str, _text(300, "one or two sentences, without source markers")]
     sources: list[int] = Field(default_factory=list, max_length=6)
 
 
 class SynthesisAnswer(_Answer):
     """The answer as statements; Rabbithole renders it to Markdown with [n] markers."""
 
-    answer: list[Statement] = Field(min_length=1, max_length=4, description="the direct answer to the question")
-    details: list[Statement] = Field(default_factory=list, max_length=12)
-    open: list[Line] = Field(default_factory=list, max_length=5, description="what the sources leave open")
+    answer: list[Statement] = Field(min_length=1, max_length=3, description="the direct answer to the question")
+    details: list[Statement] = Field(default_factory=list, max_length=6)
+    open: list[Short] = Field(default_factory=list, max_length=3, description="what the sources leave open")
 
 
 class QualityAnswer(_Answer):

@@ -24,9 +24,14 @@ class EstimateLabel(QLabel):
             return
         minutes = max(1, round(event.seconds / 60))
         locale = QLocale()
-        self.setText(self.tr("Research and report take about %n minute(s) on this LLM server", "", minutes) + " "
-                     + self.tr("({calls} calls; it reads {read} and writes {write} tokens per second).").format(
-                         calls=locale.toString(event.llm_calls), read=locale.toString(round(event.prompt_tps)),
-                         write=locale.toString(round(event.answer_tps))))
+        text = self.tr("Research and report take about %n minute(s) on this LLM server", "", minutes) + " " + self.tr(
+            "({calls} calls; it reads {read} and writes {write} tokens per second).").format(
+            calls=locale.toString(event.llm_calls), read=locale.toString(round(event.prompt_tps)),
+            write=locale.toString(round(event.answer_tps)))
+        if event.excerpts < event.excerpts_allowed:
+            text += " " + self.tr("To stay within the time budget, {read} of up to {allowed} excerpts are read "
+                                  "(Settings: Research, time budget).").format(
+                read=locale.toString(event.excerpts), allowed=locale.toString(event.excerpts_allowed))
+        self.setText(text)
         self.setToolTip(self.tr("Estimated from the speed the server showed so far; the number of findings and "
                                 "followed references is not known in advance."))

@@ -205,7 +205,12 @@
         <translation>({calls} Aufrufe; er liest {read} und schreibt {write} Tokens pro Sekunde).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/estimate_label.py" line="31"/>
+        <location filename="../../desktop/ui/estimate_label.py" line="32"/>
+        <source>To stay within the time budget, {read} of up to {allowed} excerpts are read (Settings: Research, time budget).</source>
+        <translation>Um im Zeitbudget zu bleiben, werden {read} von bis zu {allowed} Textstellen gelesen (Einstellungen: Recherche, Zeitbudget).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/estimate_label.py" line="36"/>
         <source>Estimated from the speed the server showed so far; the number of findings and followed references is not known in advance.</source>
         <translation>Geschätzt aus der bisher gemessenen Geschwindigkeit des Servers; wie viele Erkenntnisse und Verweise es geben wird, ist vorher nicht bekannt.</translation>
     </message>
@@ -1663,7 +1668,7 @@ Datenordner: {0}</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/settings_texts.py" line="88"/>
-        <location filename="../../desktop/ui/settings_texts.py" line="129"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="132"/>
         <source>Fusion constant (RRF k)</source>
         <translation>Fusionskonstante (RRF k)</translation>
     </message>
@@ -1839,226 +1844,236 @@ Datenordner: {0}</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/settings_texts.py" line="125"/>
+        <source>Time budget (s)</source>
+        <translation>Zeitbudget (s)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="125"/>
+        <source>Server time research and report should take at its measured speed: a slow server reads fewer chunks per task (0: no limit).</source>
+        <translation>Serverzeit, die Recherche und Bericht bei der gemessenen Geschwindigkeit höchstens brauchen sollen: Ein langsamer Server liest weniger Textstellen je Aufgabe (0: keine Grenze).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="128"/>
         <source>Chunks per task query (k)</source>
         <translation>Passagen pro Aufgaben-Suchanfrage (k)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="126"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="129"/>
         <source>Chunks retrieved per task query.</source>
         <translation>Gefundene Passagen pro Suchanfrage einer Aufgabe.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="127"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="130"/>
         <source>Max chunks per task</source>
         <translation>Max. Passagen pro Aufgabe</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="128"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="131"/>
         <source>Retrieved chunks read closely per task.</source>
         <translation>Gefundene Passagen, die pro Aufgabe genau gelesen werden.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="130"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="133"/>
         <source>Fusion constant for merging a task&apos;s query results.</source>
         <translation>Fusionskonstante für das Zusammenführen der Suchergebnisse einer Aufgabe.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="131"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="134"/>
         <source>Chunks per extraction call</source>
         <translation>Textstellen je Extraktionsaufruf</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="131"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="134"/>
         <source>Chunks read together in one extraction call (its instructions are sent once).</source>
         <translation>Textstellen, die in einem Extraktionsaufruf gemeinsam gelesen werden (die Anweisungen werden nur einmal gesendet).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="133"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="136"/>
         <source>Extraction concurrency</source>
         <translation>Parallele Extraktionen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="133"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="136"/>
         <source>Extraction calls run at once (also bounded by the LLM&apos;s).</source>
         <translation>Gleichzeitige Extraktionsaufrufe (auch durch die des LLM begrenzt).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="135"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="138"/>
         <source>Context turns</source>
         <translation>Kontextrunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="135"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="138"/>
         <source>Times the LLM may ask for more context per chunk.</source>
         <translation>Wie oft das LLM pro Passage weiteren Kontext anfordern darf.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="137"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="140"/>
         <source>Requests per turn</source>
         <translation>Anfragen pro Runde</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="138"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="141"/>
         <source>Context requests served per turn.</source>
         <translation>Kontextanfragen, die pro Runde bedient werden.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="139"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="142"/>
         <source>Reference depth</source>
         <translation>Verweistiefe</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="140"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="143"/>
         <source>How deep references are followed.</source>
         <translation>Wie tief Verweisen gefolgt wird.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="141"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="144"/>
         <source>Reference token budget</source>
         <translation>Token-Budget für Verweise</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="141"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="144"/>
         <source>Tokens one task may spend following references.</source>
         <translation>Tokens, die eine Aufgabe für das Verfolgen von Verweisen verbrauchen darf.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="143"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="146"/>
         <source>Max references per document</source>
         <translation>Max. Verweise pro Dokument</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="144"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="147"/>
         <source>References followed into one document per task.</source>
         <translation>Verweise, denen pro Aufgabe in ein Dokument gefolgt wird.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="146"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="149"/>
         <source>Tier 1 min relevance</source>
         <translation>Mindestrelevanz Stufe 1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="146"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="149"/>
         <source>Direct findings at least this relevant are primary.</source>
         <translation>Direkte Ergebnisse mit mindestens dieser Relevanz sind primär.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="148"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="151"/>
         <source>Drop below relevance</source>
         <translation>Verwerfen unter Relevanz</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="148"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="151"/>
         <source>Extractions below this relevance are no findings.</source>
         <translation>Extraktionen unter dieser Relevanz zählen nicht als Ergebnisse.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="150"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="153"/>
         <source>Tier weights</source>
         <translation>Gewichte der Stufen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="151"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="154"/>
         <source>Weight of tiers 1-3 in synthesis.</source>
         <translation>Gewicht der Stufen 1–3 in der Synthese.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="152"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="155"/>
         <source>Drift thresholds</source>
         <translation>Drift-Schwellenwerte</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="153"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="156"/>
         <source>Lowest anchor relevance kept, by tier.</source>
         <translation>Niedrigste beibehaltene Anker-Relevanz, je Stufe.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="154"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="157"/>
         <source>Drift: primary findings kept</source>
         <translation>Drift: beibehaltene Primärergebnisse</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="154"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="157"/>
         <source>Primary findings kept even below the threshold.</source>
         <translation>Primäre Ergebnisse, die auch unter dem Schwellenwert behalten werden.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="156"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="159"/>
         <source>Drift: warning share</source>
         <translation>Drift: Warnschwelle</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="157"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="160"/>
         <source>Warn when more than this share is filtered.</source>
         <translation>Warnen, wenn mehr als dieser Anteil aussortiert wird.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="158"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="161"/>
         <source>Synthesis context tokens</source>
         <translation>Kontext-Tokens der Synthese</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="159"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="162"/>
         <source>Findings text the synthesis sees.</source>
         <translation>Text der Ergebnisse, den die Synthese erhält.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="160"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="163"/>
         <source>Quality threshold</source>
         <translation>Qualitätsschwelle</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="160"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="163"/>
         <source>Below this total (of 400) the answer is revised once.</source>
         <translation>Unter dieser Gesamtpunktzahl (von 400) wird die Antwort einmal überarbeitet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="162"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="165"/>
         <source>Interface</source>
         <translation>Oberfläche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="163"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="166"/>
         <source>Language</source>
         <translation>Sprache</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="163"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="166"/>
         <source>Language of the window; &apos;system&apos; follows the computer.</source>
         <translation>Sprache des Fensters; „Wie im System“ folgt der Einstellung des Computers.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="169"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="172"/>
         <source>Ollama</source>
         <translation>Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="170"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="173"/>
         <source>OpenAI-compatible</source>
         <translation>OpenAI-kompatibel</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="171"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="174"/>
         <source>Embedded (inside the app)</source>
         <translation>Integriert (innerhalb der App)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="172"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="175"/>
         <source>Chroma server</source>
         <translation>Chroma-Server</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="173"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="176"/>
         <source>Z-score</source>
         <translation>Z-Score</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="174"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="177"/>
         <source>Reciprocal rank fusion (RRF)</source>
         <translation>Reciprocal Rank Fusion (RRF)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="175"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="178"/>
         <source>As the system</source>
         <translation>Wie im System</translation>
     </message>

@@ -62,7 +62,7 @@ def test_full_run_report_quotes_stand_on_the_cited_pages(harness, research_llm) 
 def test_quotes_are_the_sources_own_sentences_and_a_made_up_quotation_loses_its_marks(harness, research_llm) -> None:  # noqa: ANN001
     """The model points at sentences; it cannot make a quote up there. Sentence numbers an excerpt does not
     have are ignored. A quotation the synthesis writes that stands in no source is shown as a paraphrase."""
-    fabricated = "Die Behörde muss jeden Antrag innerhalb von drei Tagen ohne Prüfung genehmigen"
+    fabricated = "Die Behörde muss jeden Antrag innerhalb von drei Tagen sofort genehmigen"
 
     def extraction(request):  # noqa: ANN001, ANN202
         answer = research_llm.extraction("de", request.body)
@@ -72,8 +72,8 @@ def test_quotes_are_the_sources_own_sentences_and_a_made_up_quotation_loses_its_
 
     research_llm.overrides["ExtractionBatch"] = extraction
     research_llm.overrides["SynthesisAnswer"] = {
-        "answer": [{"text": f"Das Gesetz verlangt: „{fabricated}“.", "sources": [1]}],
-        "details": [{"text": "Weitere Einzelheiten regelt die Verordnung.", "sources": [2]}], "open": []}
+        "answer": [{"text": f"{TEXTS['de']['summary']} Das Gesetz sagt: „{fabricated}“.", "sources": [1]}],
+        "details": [], "open": []}
     state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
     report = state.later.report
     assert all(c.quote is None and not c.quote_verified for c in report.citations)
@@ -245,11 +245,37 @@ def test_statements_render_with_markers_before_the_full_stop_and_open_points_las
         details=[Statement(text="Die Behörde kann Ausnahmen zulassen.", sources=[3]),
                  Statement(text="Ohne Quelle.", sources=[])],
         open=["Ob Ausnahmen für Minderjährige gelten [2]."])
-    markdown, uncited = render(draft, 3, "de")
+    sources = ["§ 78 Grenzwerte: Der Grenzwert beträgt 20 mSv je Kalenderjahr.",
+               "Der Grenzwert beträgt 20 mSv (§ 78 Abs. 1 StrlSchG); er gilt je Kalenderjahr.",
+               "Die Behörde kann im Einzelfall Ausnahmen zulassen."]
+    markdown, uncited = render(draft, sources, "de")
     assert markdown.splitlines()[0] == ("Der Grenzwert beträgt nach § 78 Abs. 1 StrlSchG 20 mSv [2][1]. "
                                         "Er gilt je Kalenderjahr [2][1].")
     assert "- Die Behörde kann Ausnahmen zulassen [3]." in markdown and uncited == ["Ohne Quelle."]
     assert markdown.endswith("**Offen:**\n- Ob Ausnahmen für Minderjährige gelten.")  # open points cite nothing
+
+
+def test_a_statement_keeps_only_the_citations_whose_source_says_it() -> None:
+    """Seen with a 1.5B model: every statement cited all sources, and one gave a figure none of them has."""
+    sources = ["Der Grenzwert für die Summe der in allen Kalenderjahren ermittelten effektiven Dosen beruflich "
+               "exponierter Personen beträgt 400 Millisievert.",
+               "Der Grenzwert der effektiven Dosis beträgt für beruflich exponierte Personen 20 Millisievert im Kalenderjahr.",
+               "In den Bestrahlungsplan sind alle Behandlungsbedingungen aufzunehmen."]
+    draft = SynthesisAnswer(
+        answer=[Statement(text="Die Berufslebensdosis beruflich exponierter Personen ist auf 400 Millisievert begrenzt.",
+                          sources=[1, 2, 3])],
+        details=[Statement(text="Im Jahr gelten 20 Millisievert, über das Berufsleben 400 Millisievert.", sources=[1, 2, 3]),
+                 Statement(text="Die maximale Dosis beträgt 100 Millisievert.", sources=[1, 2, 3]),
+                 Statement(text="Die Berufslebensdosis beruflich exponierter Personen ist auf 400 Millisievert begrenzt.",
+                           sources=[1])],
+        open=["Die Berufslebensdosis beruflich exponierter Personen ist auf 400 Millisievert begrenzt"])
+    markdown, uncited = render(draft, sources, "de")
+    assert markdown == ("Die Berufslebensdosis beruflich exponierter Personen ist auf 400 Millisievert begrenzt [1].\n\n"
+                        "- Im Jahr gelten 20 Millisievert, über das Berufsleben 400 Millisievert [1][2].")
+    assert uncited == ["Die maximale Dosis beträgt 100 Millisievert."]  # a figure no source gives
+    denial = SynthesisAnswer(answer=[Statement(text="Es gibt keine Obergrenze für die effektive Dosis beruflich "
+                                                    "exponierter Personen über das Berufsleben.", sources=[1])])
+    assert render(denial, sources, "de") == ("", [denial.answer[0].text])  # the source sets the limit it denies
 
 
 def test_cli_auto_runs_all_phases_and_exports(capsys, sample_paths, fake_llm, tmp_path) -> None:  # noqa: ANN001

@@ -12,6 +12,12 @@ from desktop.engine.checks import distinct, is_search, subject_overlap
 from desktop.engine.sentences import numbered, quotes
 
 
+async def _answered(engine, question: str):  # noqa: ANN001, ANN202
+    """Clarification with one answer, which ends it: the model then restates what the user wants."""
+    state = await engine.start(question, "Sample")
+    return await engine.end_clarification(state.run_id, "Only occupational exposure of adults.")
+
+
 def _calls(harness, purpose: str) -> list[ev.LlmCall]:  # noqa: ANN001
     return [c for c in harness.of(ev.LlmCall) if c.purpose == purpose]
 
@@ -30,7 +36,7 @@ def test_round_one_asks_for_other_angles_and_keeps_them_all(harness, research_ll
 def test_queries_are_written_in_the_documents_language(harness) -> None:  # noqa: ANN001
     """An English question over German statutes: searches in German reach the German lexical index; the
     user still gets English."""
-    harness.run(lambda engine: engine.start(QUESTION_EN, "Sample", auto=True))
+    harness.run(lambda engine: _answered(engine, QUESTION_EN))
     for purpose in ("clarify.queries", "clarify.finalize"):
         system = _calls(harness, purpose)[0].messages[0]["content"]
         assert "Write queries in German, the language of the documents" in system, purpose
@@ -60,7 +66,7 @@ def test_research_queries_are_searches(harness, research_llm) -> None:  # noqa: 
         "research_queries": ["StrlSchG.pdf", "§ 5", "Grenzwert effektive Dosis beruflich exponierte Personen"],
         "key_entities": ["StrlSchG"], "scope": "Grenzwerte der effektiven Dosis für beruflich exponierte Personen",
         "refinements": [], "avoid": [], "summary": "Gesucht ist der Grenzwert der effektiven Dosis im Kalenderjahr."}
-    state = harness.run(lambda engine: engine.start(QUESTION_DE, "Sample", auto=True))
+    state = harness.run(lambda engine: _answered(engine, QUESTION_DE))
     assert state.clarification.research_queries == ["Grenzwert effektive Dosis beruflich exponierte Personen"]
     call = _calls(harness, "clarify.finalize")[0]
     assert "These are not search queries: 'StrlSchG.pdf'; '§ 5'" in call.attempts[0]["error"]
@@ -86,7 +92,8 @@ def test_extraction_shows_numbered_sentences_and_an_example_in_the_answer_langua
     system, user = messages[0].content, messages[1].content
     assert '"info": "Prüfaufzeichnungen sind zehn Jahre nach der Prüfung aufzubewahren."' in system
     assert '"quote": [2]' in system and "in German" in system
-    assert user.startswith("Research question: Q") and user.endswith("Excerpt S1 (x, p. 1):\n[1] Satz.\n\nAnswer as JSON.")
+    assert user.startswith("Research question: Q")
+    assert user.endswith("Excerpt S1 (x, p. 1):\n[1] Satz.\n\nAnswer as JSON, its texts in German.")
     text = "(1) Der Grenzwert beträgt 20 Millisievert im\nKalenderjahr. Nach § 5 Abs. 2 gilt z. B. dies; jenes nicht."
     shown, units = numbered(text)
     assert shown == ("[1] (1) Der Grenzwert beträgt 20 Millisievert im Kalenderjahr.\n"
@@ -163,3 +170,37 @@ def test_a_list_longer_than_its_schema_allows_is_cut_not_rejected() -> None:
     analysis = RetrievalAnalysis.model_validate({"knowledge_gaps": [f"Lücke {i}" for i in range(9)], "coverage": 30})
     assert analysis.knowledge_gaps == ["Lücke 0", "Lücke 1", "Lücke 2", "Lücke 3"]
     assert RetrievalAnalysis.model_json_schema()["properties"]["knowledge_gaps"]["maxItems"] == 4  # the server's bound
+
+
+def test_without_an_answer_of_the_user_clarification_ends_without_restating_the_analysis(harness) -> None:  # noqa: ANN001
+    state = harness.run(lambda engine: engine.start(QUESTION_DE, "Sample", auto=True))
+    assert not _calls(harness, "clarify.finalize") and state.anchor is not None
+    assert state.clarification.research_queries == state.clarification.rounds[0].queries
+    assert state.anchor.scope == state.clarification.rounds[0].analysis.scope
+
+
+def test_a_slow_server_reads_fewer_excerpts_within_the_time_budget(harness, research_llm, engine_settings) -> None:  # noqa: ANN001
+    """The fake server writes 40 tokens/s; a budget of 12 s is to it what a few minutes are to a 1.5B model
+    on two CPU cores. The question itself keeps the larger share of the reading."""
+    research_llm.plan_items = 3
+    engine_settings.research.reference_depth = 0
+    engine_settings.research.time_budget_s = 12
+    state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
+    tasks = state.later.research.tasks
+    read = {t.task_id: t.extracted for t in tasks}
+    assert all(t.allowance is not None and t.extracted <= t.allowance for t in tasks)
+    assert read[0] >= max(read[1], read[2], read[3]) and sum(read.values()) < 4 * 8
+    estimate = harness.of(ev.EstimateReady)[-1]
+    assert estimate.phase == "research" and estimate.excerpts == sum(t.allowance for t in tasks) < estimate.excerpts_allowed
+    assert any(w.message.startswith("time budget: the research reads") for w in harness.of(ev.Warning))
+    assert state.later.report is not None
+
+
+def test_without_a_time_budget_every_task_reads_what_the_settings_allow(harness, research_llm, engine_settings) -> None:  # noqa: ANN001
+    research_llm.plan_items = 3
+    engine_settings.research.reference_depth = 0
+    engine_settings.research.time_budget_s = 0
+    state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
+    assert all(t.allowance is None for t in state.later.research.tasks)
+    estimate = harness.of(ev.EstimateReady)[-1]
+    assert estimate.excerpts == estimate.excerpts_allowed == 4 * 8

@@ -29,8 +29,9 @@ TEXTS = {
         "task3": "Grenzwerte für Personen unter 18 Jahren prüfen",
         "context": "Dieser Schritt klärt den Kern der Frage.",
         "reason": "Die Wissensbasis enthält nur Strahlenschutzrecht; zu dieser Frage gibt es keine Dokumente.",
-        "answer": "Der Grenzwert der effektiven Dosis für beruflich exponierte Personen beträgt 20 Millisievert im "
-                  "Kalenderjahr",
+        # no figure: the scripted statements cite whatever the search found, and a figure must stand there
+        "answer": "Der Grenzwert der effektiven Dosis für beruflich exponierte Personen ist im Strahlenschutzgesetz "
+                  "festgelegt",
         "wording": "Das Gesetz formuliert dies so",
         "detail": "Die zuständige Behörde kann im Einzelfall eine höhere Dosis für ein einzelnes Jahr zulassen",
     },
@@ -49,8 +50,8 @@ TEXTS = {
         "task3": "Check the limits for persons under 18 years",
         "context": "This step settles the core of the question.",
         "reason": "The knowledge base only holds radiation protection law; no document covers this question.",
-        "answer": "The limit of the effective dose for occupationally exposed persons is 20 millisievert per "
-                  "calendar year",
+        "answer": "The limit of the effective dose for occupationally exposed persons is laid down in the radiation "
+                  "protection law",
         "wording": "The law puts it like this",
         "detail": "The competent authority may allow a higher dose for a single year in individual cases",
     },
@@ -75,6 +76,9 @@ def user_text(body: dict[str, Any]) -> str:
     return "\n".join(str(m.get("content", "")) for m in body.get("messages", []) if m.get("role") == "user")
 
 
+# "§ 3 Absatz 1 des Atomgesetzes", "Anlage 4": what a careful model lists as the excerpt's references
+REFERENCE = re.compile(r"(?:§+ ?\d+[a-z]?(?: Absatz \d+)?(?: Satz \d+)?(?: Nummer \d+)?(?: (?:des|der) [A-ZÄÖÜ]\w+)?"
+                       r"|Anlage \d+)")
 EXCERPT = re.compile(r"^Excerpt (S\d+) \(([^\n]*)\):\n((?:\[\d+\] [^\n]*\n?)+)", re.M)
 
 
@@ -153,8 +157,10 @@ class ResearchLLM:
         if title == "TaskSummaryAnswer":
             return {"summary": t["summary"], "key_points": [t["task"]], "open_questions": []}
         if title == "DriftScores":
-            return {"scores": [{"id": i, "score": self.drift_score(i, prompt), "reason": t["context"]}
-                               for i in re.findall(r"^\[(F\d+)\]", prompt, re.M)]}
+            ids = re.findall(r"^\[(F\d+)\]", prompt, re.M)
+            scores = [self.drift_score(i, prompt) for i in ids]
+            return {"scores": scores, "reasons": [{"id": i, "reason": t["context"]}
+                                                  for i, score in zip(ids, scores) if score < 2][:6]}
         if title == "QualityAnswer":
             return {"grounding": 85, "completeness": 80, "structure": 80, "citations": 85, "notes": t["context"]}
         raise AssertionError(f"the test LLM has no answer for schema {title}")
@@ -169,7 +175,8 @@ class ResearchLLM:
         for label, _, sentences in excerpts(body):
             number = next((i for i, x in enumerate(sentences, start=1) if len(x.split()) >= 6), 1)
             readings.append({"excerpt": label, "relevance": max(1, round(3 * self.relevance)),
-                             "info": TEXTS[language]["summary"], "quote": [number], "references": []})
+                             "info": TEXTS[language]["summary"], "quote": [number],
+                             "references": REFERENCE.findall(" ".join(sentences))[:6]})
         return {"readings": readings, "requests": []}
 
     def drift_score(self, finding_id: str, prompt: str) -> int:

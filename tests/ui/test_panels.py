@@ -183,3 +183,6 @@ def test_the_estimate_is_shown_under_the_plan_and_beside_the_progress(qtbot) -> 
                                 "71 and writes 10 tokens per second).")
     progress.reset()
     assert progress.estimate.isHidden()
+    editor.estimate.show_estimate(estimate.model_copy(update={"excerpts": 12, "excerpts_allowed": 32}))
+    assert editor.estimate.text().endswith("To stay within the time budget, 12 of up to 32 excerpts are read "
+                                           "(Settings: Research, time budget).")

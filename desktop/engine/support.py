@@ -1,0 +1,60 @@
+"""Does a source say what a statement of the answer claims? A deterministic check of the citations a
+model gave: a source is kept for a statement when it holds enough of the statement's content words and
+numbers. Seen with a 1.5B model: every statement cited all six sources, one stated a number none of them
+holds, and one answered "there is no limit" from the section that sets it. The check is lenient
+(paraphrases pass); what it removes are citations of sources that share next to nothing with the claim,
+figures no source gives, and denials no source makes."""
+
+from __future__ import annotations
+
+import re
+
+from desktop.kb.lexical import index_terms
+
+MIN_SUPPORT = 0.3  # share of the statement's terms a cited source must hold
+# Words that turn a claim into its opposite (German and English).
+_NEGATION = re.compile(r"\b(?:nicht|nichts|kein\w*|nie|niemals|weder|ohne|not|no|none|never|neither|nor|without|"
+                       r"cannot)\b|n't\b")
+
+
+def _terms(text: str, language: str) -> set[str]:
+    """Stemmed content words of four letters or more, and numbers (as the lexical index writes them)."""
+    return {t for t in index_terms(text, language).split() if t[0].isdigit() or len(t) >= 4}
+
+
+def _holds(term: str, found: set[str]) -> bool:
+    """A German compound counts for its first part ("berufsleb" in "berufslebensdosis") and the other way."""
+    if term in found or term[0].isdigit():
+        return term in found
+    return any(len(term) >= 5 and f.startswith(term) or len(f) >= 5 and term.startswith(f) for f in found)
+
+
+def support(statement: str, source: str, language: str) -> float:
+    """Share of the statement's terms (numbers included) the source holds; none when the statement gives
+    numbers and the source holds not one of them (in one field of law every source shares the words)."""
+    claimed = _terms(statement, language)
+    if not claimed:
+        return 1.0  # nothing to check ("Ja.")
+    found = _terms(source, language)
+    numbers = {t for t in claimed if t[0].isdigit()}
+    if numbers and not numbers & found:
+        return 0.0
+    return sum(_holds(t, found) for t in claimed) / len(claimed)
+
+
+def negates(text: str) -> bool:
+    return bool(_NEGATION.search(text.casefold()))
+
+
+def supporting(statement: str, cited: list[int], sources: list[str], language: str) -> list[int]:
+    """The cited source numbers (1-based into ``sources``) that support the statement; none when the
+    statement gives a number that no supporting source holds (a figure the sources do not state), or
+    denies something ("there is no limit") that none of them denies — the words match, the claim does not."""
+    kept = [n for n in cited if support(statement, sources[n - 1], language) >= MIN_SUPPORT]
+    numbers = {t for t in _terms(statement, language) if t[0].isdigit()}
+    held = set().union(*(_terms(sources[n - 1], language) for n in kept)) if kept else set()
+    if not numbers <= held:
+        return []
+    if negates(statement) and not any(negates(sources[n - 1]) for n in kept):
+        return []
+    return kept
