@@ -3,9 +3,9 @@
 A cost model from the server's measured reading and writing speeds (a 1.5B model on two CPU cores
 reads ~70 and writes ~10 tokens/s; a GPU server hundreds to thousands) and the sizes the run has seen.
 Before the research starts it gives the estimate the window and the CLI show, and it plans the
-reading: with ``research.time_budget_s`` set, a slow server reads fewer excerpts per task — the
-question itself (task 0) keeps the larger share — while a fast one reads everything the settings
-allow. Rough by nature (the number of findings and followed references is not known in advance),
+reading: with ``research.time_budget_s`` set (server time for the whole run), a slow server reads fewer
+excerpts per task in what clarification and planning left of it — the question itself (task 0) keeps
+the larger share — while a fast one reads everything the settings allow. Rough by nature (the number of findings and followed references is not known in advance),
 but it tells minutes from hours."""
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ def cost_model(ctx: StepContext) -> CostModel | None:
     s = ctx.settings
     fixed = prompt_cost(ctx.llm.count_tokens, P.EXTRACT.render(
         language=ctx.state.language, max_requests=s.requests_per_turn, question=ctx.state.question, scope="",
-        avoid="", task="", task_context="", registry="", example_info="", excerpts=""), ExtractionBatch)
+        avoid="", task="", task_context="", registry="", excerpts=""), ExtractionBatch)
     return CostModel(speed[0], speed[1], _chunk_tokens(ctx), fixed, s.extract_batch, s.synthesis_context_tokens // 2)
 
 
@@ -83,15 +83,23 @@ def _pending(ctx: StepContext) -> list[Todo]:
     return [t for t in ctx.state.plan.items if t.id not in done] if ctx.state.plan else []
 
 
+def remaining_budget(ctx: StepContext) -> float | None:
+    """Seconds of server time the run may still take (the budget less what clarification and planning
+    took), or None without a budget."""
+    budget = ctx.settings.time_budget_s
+    return max(0.0, budget - ctx.state.usage.seconds) if budget else None
+
+
 def allowances(ctx: StepContext, model: CostModel | None) -> dict[int, int]:
     """Excerpts each pending task may read (search results and followed references together) to stay
-    within ``research.time_budget_s`` at the measured speed; empty when the budget does not bind (then
+    within what is left of ``research.time_budget_s`` at the measured speed; empty when it does not bind (then
     the settings alone say how much is read)."""
     s, tasks = ctx.settings, _pending(ctx)
     full = {t.id: s.max_chunks_per_task for t in tasks}
-    if model is None or not s.time_budget_s or not tasks or model.seconds(len(tasks), sum(full.values())) <= s.time_budget_s:
+    left = remaining_budget(ctx)
+    if model is None or left is None or not tasks or model.seconds(len(tasks), sum(full.values())) <= left:
         return {}
-    fits = max(1, int((s.time_budget_s - model.seconds(len(tasks), 0)) / model.excerpt_s()))
+    fits = max(1, int((left - model.seconds(len(tasks), 0)) / model.excerpt_s()))
     total = max(s.extract_batch, min(fits, sum(full.values())))  # a report needs something read
     first = tasks[0].id == 0 and len(tasks) > 1
     lead = min(s.max_chunks_per_task, math.ceil(total * TASK0_SHARE)) if first else 0

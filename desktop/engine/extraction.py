@@ -184,7 +184,6 @@ async def read_batch(ctx: StepContext, task: Todo, items: list[WorkItem], new_id
         language=state.language, max_requests=s.requests_per_turn, question=state.question,
         scope=anchor.scope if anchor else "-", avoid="; ".join(anchor.avoid) if anchor and anchor.avoid else "-",
         task=task.task, task_context=task.context, registry=registry_line(list(docs.values())),
-        example_info=P.EXTRACT_EXAMPLE_INFO.get(state.language, P.EXTRACT_EXAMPLE_INFO["en"]),
         excerpts="\n\n".join(src.block() for src in reader.sources.values()),
     )
     answer = await ctx.ask_messages(messages, ExtractionBatch, P.EXTRACT.name,

@@ -44,8 +44,8 @@ async def start(ctx: StepContext) -> str:
         ctx.emit(estimate)
         if estimate.excerpts < estimate.excerpts_allowed:
             ctx.warn(f"time budget: the research reads {estimate.excerpts} of up to {estimate.excerpts_allowed} "
-                     f"excerpts to finish in about {ctx.settings.time_budget_s / 60:.0f} min on this LLM server "
-                     "(research.time_budget_s; 0 reads all)")
+                     f"excerpts so that the run takes about {ctx.settings.time_budget_s / 60:.0f} min on this LLM "
+                     "server (research.time_budget_s; 0 reads all)")
     return "research.next_task"
 
 

@@ -37,8 +37,10 @@ class Prompt:
     example: str = ""  # appended to the system text as written (it may hold JSON braces)
 
     def render(self, **values: object) -> list[Message]:
-        # every "...language" value is a code ("de") that the prompt names in words ("German")
-        filled = {k: language_name(v) if k.endswith("language") else v for k, v in values.items()}
+        # every "...language" value is a code ("de") that the prompt names in words ("German"); the
+        # examples of that language fill the example's placeholders
+        filled = {**examples(str(values.get("language", "en"))),
+                  **{k: language_name(v) if k.endswith("language") else v for k, v in values.items()}}
         filled.setdefault("language", "English")
         system = f"{_ROLE}\n\n{self.system.format(**filled)}"
         if self.example:  # JSON braces stay as written; only named {placeholders} are filled
@@ -114,6 +116,7 @@ ANALYZE = Prompt(
         "- coverage: percent of what the answer needs that the excerpts already contain: 0 = nothing, "
         "50 = the main fact but not its conditions or exceptions, 100 = everything."
     ),
+    example="Example of the form (not of the content): {analysis_example}",
     user=(
         "Research question: {question}\n\n"
         "{answers}"
@@ -172,6 +175,7 @@ PLAN = Prompt(
         "not settle everything; set it false (with the reason) only when no excerpt concerns the subject at all. "
         "Write in {language}."
     ),
+    example="Example of one to-do (the form; a task of yours is about your question): {plan_example}",
     user=(
         "Research question: {question}\n\n"
         "Refined question: {summary}\n"
@@ -186,6 +190,7 @@ PLAN = Prompt(
 REPLAN = Prompt(
     "plan.replan",
     system=PLAN.system,
+    example=PLAN.example,
     user=(
         "Research question: {question}\n\n"
         "Refined question: {summary}\n"
@@ -205,13 +210,38 @@ NOT_SEARCHES = ("These are not search queries: {bad}. Write each as 3 to 10 word
                 "not file names or bare section numbers.")
 
 
-# --- phase 3: deep extraction ---------------------------------------------------------------------
-
-# The example's info is in the run's language, so a small model sees the answer language it must use.
-EXTRACT_EXAMPLE_INFO = {
-    "de": "Prüfaufzeichnungen sind zehn Jahre nach der Prüfung aufzubewahren.",
-    "en": "Inspection records must be kept for ten years after the inspection.",
+# Examples in the answer language: a small model answers in the language of the example it saw (seen:
+# a 1.5B model wrote German questions' plans in English, every time). Generic on purpose: copied, they
+# still make sense.
+EXAMPLES = {
+    "de": {
+        "analysis_example": json.dumps({
+            "key_concepts": ["Grenzwert"], "entities": ["§ 5"], "scope": "Gefragt ist nach der Regel, nicht nach "
+            "ihrer Durchsetzung.", "assumed_context": [], "knowledge_gaps": ["Ob eine Ausnahme gilt."],
+            "coverage": 50}, ensure_ascii=False),
+        "plan_example": json.dumps({
+            "task": "Ausnahmen von der Regel und ihre Voraussetzungen prüfen", "context": "Die Antwort muss sagen, "
+            "wann die Regel nicht gilt.", "subtasks": ["Ausnahme Voraussetzungen"]}, ensure_ascii=False),
+        "example_info": "Prüfaufzeichnungen sind zehn Jahre nach der Prüfung aufzubewahren.",
+    },
+    "en": {
+        "analysis_example": json.dumps({
+            "key_concepts": ["limit"], "entities": ["Section 5"], "scope": "The question asks for the rule, not "
+            "for its enforcement.", "assumed_context": [], "knowledge_gaps": ["Whether an exception applies."],
+            "coverage": 50}),
+        "plan_example": json.dumps({
+            "task": "Check the exceptions to the rule and their conditions", "context": "The answer must say when "
+            "the rule does not apply.", "subtasks": ["exception conditions"]}),
+        "example_info": "Inspection records must be kept for ten years after the inspection.",
+    },
 }
+
+
+def examples(language: str) -> dict[str, str]:
+    return EXAMPLES.get(language, EXAMPLES["en"])
+
+
+# --- phase 3: deep extraction ---------------------------------------------------------------------
 
 EXTRACT = Prompt(
     "research.extract",

@@ -1849,8 +1849,8 @@ Datenordner: {0}</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/settings_texts.py" line="125"/>
-        <source>Server time research and report should take at its measured speed: a slow server reads fewer chunks per task (0: no limit).</source>
-        <translation>Serverzeit, die Recherche und Bericht bei der gemessenen Geschwindigkeit höchstens brauchen sollen: Ein langsamer Server liest weniger Textstellen je Aufgabe (0: keine Grenze).</translation>
+        <source>Server time a whole run should take at its measured speed: a slow server reads fewer chunks per task (0: no limit).</source>
+        <translation>Serverzeit, die ein ganzer Lauf bei der gemessenen Geschwindigkeit höchstens brauchen soll: Ein langsamer Server liest weniger Textstellen je Aufgabe (0: keine Grenze).</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/settings_texts.py" line="128"/>
