@@ -25,8 +25,9 @@ HELPFUL_SHARE = 0.6  # share of the excerpts read that become findings (small mo
 EXCERPT_HEADER = 30  # tokens of an excerpt's label, place and sentence numbers
 SUMMARY = (500, 120)  # prompt and answer tokens of one task summary
 DRIFT = (300, 12)  # prompt tokens of a drift call and answer tokens per finding
-SYNTHESIS = (1200, 350)  # prompt tokens besides the sources, answer tokens
-QUALITY = (1500, 60)
+SYNTHESIS = (1000, 300)  # prompt tokens besides the sources, answer tokens (measured: 1,190 and 240)
+QUALITY = (900, 60)  # measured: 970-1,320 prompt tokens and 52 answer tokens
+SOURCE_TOKENS = 80  # a finding as the synthesis and the quality check read it (information and quote)
 CHUNK_TOKENS_DEFAULT = 350
 TASK0_SHARE = 0.5  # of a tight budget's excerpts, the question itself reads this share
 
@@ -46,7 +47,7 @@ class CostModel:
     chunk_tokens: int
     fixed_tokens: int  # the extraction prompt's instructions, example and schema (cached after the first call)
     batch: int
-    synthesis_sources: int  # tokens of sources the synthesis reads
+    synthesis_sources: int  # tokens of sources the synthesis may read at most
 
     def excerpt_s(self) -> float:
         return (self.chunk_tokens + EXCERPT_HEADER) / self.prompt_tps + \
@@ -56,8 +57,8 @@ class CostModel:
         """Calls, prompt and answer tokens of what follows the reading: summaries, drift, synthesis, quality."""
         findings = int(HELPFUL_SHARE * excerpts)
         summaries = min(tasks, findings // 3)  # a task with fewer than three findings needs no summary call
-        prompt = summaries * SUMMARY[0] + DRIFT[0] + findings * 40 + 2 * self.synthesis_sources
-        prompt += SYNTHESIS[0] + QUALITY[0]
+        sources = min(self.synthesis_sources, findings * SOURCE_TOKENS)
+        prompt = summaries * SUMMARY[0] + DRIFT[0] + findings * 40 + 2 * sources + SYNTHESIS[0] + QUALITY[0]
         answer = summaries * SUMMARY[1] + DRIFT[1] * findings + SYNTHESIS[1] + QUALITY[1]
         return summaries + math.ceil(findings / 12) + 2, prompt, answer
 
@@ -75,7 +76,7 @@ def cost_model(ctx: StepContext) -> CostModel | None:
     fixed = prompt_cost(ctx.llm.count_tokens, P.EXTRACT.render(
         language=ctx.state.language, max_requests=s.requests_per_turn, question=ctx.state.question, scope="",
         avoid="", task="", task_context="", registry="", excerpts=""), ExtractionBatch)
-    return CostModel(speed[0], speed[1], _chunk_tokens(ctx), fixed, s.extract_batch, s.synthesis_context_tokens // 2)
+    return CostModel(speed[0], speed[1], _chunk_tokens(ctx), fixed, s.extract_batch, s.synthesis_context_tokens)
 
 
 def _pending(ctx: StepContext) -> list[Todo]:

@@ -121,7 +121,8 @@ async def analyze(ctx: StepContext) -> str:
     budget = await excerpt_budget(ctx, P.ANALYZE, RetrievalAnalysis, ctx.settings.analysis_context_tokens,
                                   excerpts="", **values)
     check = language_check(state.language, lambda v: [v.scope, *v.knowledge_gaps])  # type: ignore[attr-defined]
-    analysis = await ctx.ask_or(lambda: RetrievalAnalysis(coverage=0), P.ANALYZE, RetrievalAnalysis, check,
+    nothing = lambda: RetrievalAnalysis(key_concepts=[], entities=[], scope="", knowledge_gaps=[], coverage=0)  # noqa: E731
+    analysis = await ctx.ask_or(nothing, P.ANALYZE, RetrievalAnalysis, check,
                                 lenient=True, excerpts=await _relevant_excerpts(ctx, budget), **values)
     # one gap said five times, or in another language, is not five gaps for this user
     gaps = in_language(distinct(analysis.knowledge_gaps), state.language)

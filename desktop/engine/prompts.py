@@ -116,7 +116,7 @@ ANALYZE = Prompt(
         "- coverage: percent of what the answer needs that the excerpts already contain: 0 = nothing, "
         "50 = the main fact but not its conditions or exceptions, 100 = everything."
     ),
-    example="Example of the form (not of the content): {analysis_example}",
+    example="Example of the form (not of the content; coverage left out): {analysis_example}",
     user=(
         "Research question: {question}\n\n"
         "{answers}"
@@ -217,8 +217,8 @@ EXAMPLES = {
     "de": {
         "analysis_example": json.dumps({
             "key_concepts": ["Grenzwert"], "entities": ["§ 5"], "scope": "Gefragt ist nach der Regel, nicht nach "
-            "ihrer Durchsetzung.", "assumed_context": [], "knowledge_gaps": ["Ob eine Ausnahme gilt."],
-            "coverage": 50}, ensure_ascii=False),
+            "ihrer Durchsetzung.", "assumed_context": [], "knowledge_gaps": ["Ob eine Ausnahme gilt."]},
+            ensure_ascii=False),
         "plan_example": json.dumps({
             "task": "Ausnahmen von der Regel und ihre Voraussetzungen prüfen", "context": "Die Antwort muss sagen, "
             "wann die Regel nicht gilt.", "subtasks": ["Ausnahme Voraussetzungen"]}, ensure_ascii=False),
@@ -227,8 +227,7 @@ EXAMPLES = {
     "en": {
         "analysis_example": json.dumps({
             "key_concepts": ["limit"], "entities": ["Section 5"], "scope": "The question asks for the rule, not "
-            "for its enforcement.", "assumed_context": [], "knowledge_gaps": ["Whether an exception applies."],
-            "coverage": 50}),
+            "for its enforcement.", "assumed_context": [], "knowledge_gaps": ["Whether an exception applies."]}),
         "plan_example": json.dumps({
             "task": "Check the exceptions to the rule and their conditions", "context": "The answer must say when "
             "the rule does not apply.", "subtasks": ["exception conditions"]}),

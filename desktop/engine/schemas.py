@@ -53,11 +53,13 @@ class SearchQueries(_Answer):
 class RetrievalAnalysis(_Answer):
     """How well the retrieved excerpts cover the research question."""
 
-    key_concepts: list[Short] = Field(default_factory=list, max_length=7)
-    entities: list[Short] = Field(default_factory=list, max_length=10)
-    scope: Line = ""
+    # required, so that a server's grammar makes the model write them (seen: a 1.5B model answering only
+    # {"coverage": 50} when they were optional)
+    key_concepts: list[Short] = Field(max_length=7)
+    entities: list[Short] = Field(max_length=10)
+    scope: Line
     assumed_context: list[Line] = Field(default_factory=list, max_length=3)
-    knowledge_gaps: list[Line] = Field(default_factory=list, max_length=4)
+    knowledge_gaps: list[Line] = Field(max_length=4)
     coverage: int = Field(ge=0, le=100, description="percent of what the answer needs that the excerpts contain")
 
 

@@ -166,7 +166,8 @@ async def _to_report(engine, question: str):  # noqa: ANN001, ANN202
 def test_a_list_longer_than_its_schema_allows_is_cut_not_rejected() -> None:
     from desktop.engine.schemas import RetrievalAnalysis
 
-    analysis = RetrievalAnalysis.model_validate({"knowledge_gaps": [f"Lücke {i}" for i in range(9)], "coverage": 30})
+    analysis = RetrievalAnalysis.model_validate({"key_concepts": [], "entities": [], "scope": "",
+                                                 "knowledge_gaps": [f"Lücke {i}" for i in range(9)], "coverage": 30})
     assert analysis.knowledge_gaps == ["Lücke 0", "Lücke 1", "Lücke 2", "Lücke 3"]
     assert RetrievalAnalysis.model_json_schema()["properties"]["knowledge_gaps"]["maxItems"] == 4  # the server's bound
 
@@ -214,3 +215,11 @@ def test_plan_and_analysis_show_an_example_in_the_answer_language() -> None:
     assert '"task": "Check the exceptions to the rule and their conditions"' in english
     analysis = P.ANALYZE.render(language="de", question="Q", answers="", excerpts="")[0].content
     assert '"knowledge_gaps": ["Ob eine Ausnahme gilt."]' in analysis
+
+
+def test_the_analysis_fields_are_required_so_the_server_makes_the_model_write_them() -> None:
+    """Seen: a 1.5B model answered only {"coverage": 50} while the other fields were optional."""
+    from desktop.engine.schemas import RetrievalAnalysis
+
+    assert set(RetrievalAnalysis.model_json_schema()["required"]) >= {"key_concepts", "entities", "scope",
+                                                                      "knowledge_gaps", "coverage"}

@@ -110,16 +110,23 @@ def test_the_fake_tokenizer_counts_characters() -> None:
     assert len(answer["tokens"]) == 10 and all(isinstance(t, int) for t in answer["tokens"])
 
 
-def test_calibrate_asks_llama_cpps_tokenizer(fake: FakeOllama) -> None:
+def counts_around_calibrate(fake: FakeOllama, kind: str, times: int = 1) -> tuple[int, int]:
+    """The token estimate of GERMAN before and after calibrating on it ``times`` times."""
+
     async def main() -> tuple[int, int]:
-        b = backend(fake, "openai")
+        b = backend(fake, kind)
         before = b.count_tokens(GERMAN)
-        await b.calibrate(GERMAN)
+        for _ in range(times):
+            await b.calibrate(GERMAN)
         after = b.count_tokens(GERMAN)
         await b.aclose()
         return before, after
 
-    before, after = run(main)
+    return run(main)
+
+
+def test_calibrate_asks_llama_cpps_tokenizer(fake: FakeOllama) -> None:
+    before, after = counts_around_calibrate(fake, "openai")
     server_count = len(replies.tokenize(GERMAN))
     assert before == math.ceil(len(GERMAN) / 3.0) and after == server_count  # 2.9 characters a token
     assert [r.body for r in fake.requests_to("/tokenize")] == [{"content": GERMAN}]
@@ -128,30 +135,12 @@ def test_calibrate_asks_llama_cpps_tokenizer(fake: FakeOllama) -> None:
 @pytest.mark.parametrize("status", [404, 501])
 def test_a_server_without_a_tokenizer_is_asked_once_and_left_alone(fake: FakeOllama, status: int) -> None:
     fake._routes[("POST", "/tokenize")] = lambda req, body: fake_server._error(status, "no such route", True)
-
-    async def main() -> tuple[int, int]:
-        b = backend(fake, "openai")
-        before = b.count_tokens(GERMAN)
-        await b.calibrate(GERMAN)
-        await b.calibrate(GERMAN)
-        after = b.count_tokens(GERMAN)
-        await b.aclose()
-        return before, after
-
-    before, after = run(main)
+    before, after = counts_around_calibrate(fake, "openai", times=2)
     assert before == after and len(fake.requests_to("/tokenize")) == 1
 
 
 def test_ollama_has_no_tokenizer_route_and_calibrate_does_nothing(fake: FakeOllama) -> None:
-    async def main() -> tuple[int, int]:
-        b = backend(fake, "ollama")
-        before = b.count_tokens(GERMAN)
-        await b.calibrate(GERMAN)
-        after = b.count_tokens(GERMAN)
-        await b.aclose()
-        return before, after
-
-    before, after = run(main)
+    before, after = counts_around_calibrate(fake, "ollama")
     assert before == after and fake.requests == []
 
 

