@@ -4,7 +4,7 @@ model (or found reading the code) and is pinned here through the fake server and
 from __future__ import annotations
 
 from support import fake_ollama_replies as replies
-from support.research_llm import QUESTION_DE, QUESTION_EN
+from support.research_llm import QUESTION_DE, QUESTION_EN, schema_title
 
 from desktop.engine import events as ev
 from desktop.engine import prompts as P
@@ -31,6 +31,18 @@ def test_round_one_asks_for_other_angles_and_keeps_them_all(harness, research_ll
                                                      "Ausnahmen der zuständigen Behörde Dosis"]
     prompt = _calls(harness, "clarify.queries")[0].messages[-1]["content"]
     assert "exactly 2 more queries" in prompt and "restate" not in prompt and "another angle" in prompt
+
+
+def test_the_server_is_told_how_many_queries_to_write(harness, fake_llm) -> None:  # noqa: ANN001
+    """Seen: asked for 2 queries, a 1.5B model wrote 12, each longer than the last, until the token limit
+    cut the JSON off (500 answer tokens, 50 s on a CPU). The schema's maxItems lets the server's grammar
+    stop it; each round asks for what it will use."""
+    harness.run(lambda engine: engine.start(QUESTION_DE, "Sample"))
+    chats = [r.body for r in fake_llm.requests_to("/api/chat") if schema_title(r.body) == "SearchQueries"]
+    assert chats, "no query request reached the server"
+    bounds = {(b["format"]["properties"]["queries"]["minItems"], b["format"]["properties"]["queries"]["maxItems"])
+              for b in chats}
+    assert bounds == {(1, 2)}  # round 1: the question itself + 2 of the model's (queries_per_round 3)
 
 
 def test_queries_are_written_in_the_documents_language(harness) -> None:  # noqa: ANN001
