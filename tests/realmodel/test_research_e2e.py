@@ -16,19 +16,15 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import time
-import unicodedata
 from pathlib import Path
-from typing import Any
 
-import pymupdf
 import pytest
 from support.llama_server import DEFAULT_MODEL, LlamaServer, llama_server_fixture
+from support.report_checks import PageTexts, check_quotes, shown_quotes
 
 from desktop.cli import main
 from desktop.kb.databases import ensure_sample
-from desktop.kb.textnorm import normalize
 from desktop.paths import resolve_paths
 from desktop.settings import Settings, save_settings
 
@@ -43,37 +39,7 @@ tiny = llama_server_fixture("smollm2", name="tiny", scope="function", context=81
 QUESTION = ("Welche effektive Jahresdosis darf eine beruflich exponierte Person höchstens erhalten, und welche "
             "Ausnahme kann die Behörde im Einzelfall zulassen?")
 GOLD = {("StrlSchG.pdf", 52)}  # § 78: "Der Grenzwert der effektiven Dosis beträgt … 20 Millisievert im Kalenderjahr."
-
-
-def verbatim(text: str) -> str:
-    """The corpus' verbatim rule: NFC, NBSP -> space, a line break right after a hyphen removed unless the
-    next word is und/oder/bis/sowie/bzw/als/wie, whitespace runs collapsed."""
-    text = unicodedata.normalize("NFC", text).replace("\u00a0", " ")
-    text = re.sub(r"-[ \t]*\n\s*(?!(?:und|oder|bis|sowie|bzw|als|wie)\b)", "-", text)
-    return re.sub(r"\s+", " ", text).strip()
-
-
-def shown_quotes(report: dict[str, Any]) -> list[dict[str, Any]]:
-    """Quotes the report shows as verified: on citations and on findings (once each)."""
-    quotes = {}
-    for c in report.get("citations") or []:
-        if c.get("quote") and c.get("quote_verified"):
-            quotes[(c["doc"], c["page"], c["quote"])] = {"doc": c["doc"], "path": c["path"], "page": c["page"],
-                                                         "text": c["quote"]}
-    for tier in (report.get("findings") or {}).values():
-        for f in tier:
-            for q in f.get("quotes") or []:
-                if q.get("verified") and q.get("text"):
-                    page = q.get("page") or f["page"]
-                    quotes[(f["doc"], page, q["text"])] = {"doc": f["doc"], "path": f.get("path"), "page": page,
-                                                           "text": q["text"]}
-    return list(quotes.values())
-
-
-def page_text(path: str | None, doc: str, page: int) -> str:
-    file = Path(path) if path and Path(path).is_file() else Path(__file__).resolve().parents[2] / "kb" / doc
-    with pymupdf.open(file) as pdf:
-        return verbatim(pdf[page - 1].get_text())
+SAMPLE_PDFS = Path(__file__).resolve().parents[2] / "kb"
 
 
 def run_research(data: Path, out: Path, question: str) -> tuple[int, float]:
@@ -110,10 +76,15 @@ def test_research_answers_from_the_gold_page(server: LlamaServer, tmp_path: Path
     assert code == 0
     assert (out / "report.json").is_file()
     report = json.loads((out / "report.json").read_text())
+    assert_quotes_verbatim(report)
     quotes = shown_quotes(report)
-    for q in quotes:
-        assert verbatim(q["text"]) in page_text(q["path"], q["doc"], q["page"]), (q["doc"], q["page"], q["text"])
     assert any((q["doc"], q["page"]) in GOLD for q in quotes), [(q["doc"], q["page"]) for q in quotes]
+
+
+def assert_quotes_verbatim(report: dict) -> None:
+    """Every quote the report shows as verified stands on its cited page, recomputed from the PDF."""
+    checked = check_quotes(report, PageTexts(SAMPLE_PDFS))
+    assert checked["verbatim_quotes"] == checked["verified_quotes"], checked["not_verbatim"]
 
 
 def _tiny_settings(server: LlamaServer) -> Settings:
@@ -136,10 +107,7 @@ def test_tiny_model_run_completes_and_every_shown_quote_is_verified(tiny: LlamaS
     print("\n" + measurements(tiny.model, out, seconds, code))
     assert code == 0
     report = json.loads((out / "report.json").read_text())
-    shown = [c for c in report["citations"] if c["quote"]]
-    for c in shown:
-        assert c["quote_verified"], c
-        with pymupdf.open(c["path"]) as doc:
-            assert normalize(c["quote"]) in normalize(doc[c["page"] - 1].get_text()), (c["doc"], c["page"], c["quote"])
+    assert all(c["quote_verified"] for c in report["citations"] if c["quote"]), report["citations"]
+    assert_quotes_verbatim(report)
     for finding in [f for tier in report["findings"].values() for f in tier]:
         assert all(q["verified"] for q in finding["quotes"])  # unverified ones are paraphrases, never quotes
