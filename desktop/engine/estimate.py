@@ -11,7 +11,7 @@ but it tells minutes from hours."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from desktop.engine import events as ev
 from desktop.engine import prompts as P
@@ -20,12 +20,15 @@ from desktop.engine.schemas import ExtractionBatch
 from desktop.engine.state import Todo
 from desktop.engine.step import StepContext
 
-ANSWER_PER_EXCERPT = 50  # tokens of a helpful excerpt's reading (one sentence, a few numbers)
+# Calibrated on a measured run (Qwen2.5-Coder-1.5B, laws-dev-01: 16 excerpts in 9 extraction calls)
+ANSWER_PER_EXCERPT = 70  # tokens of a helpful excerpt's reading (one sentence, sentence numbers, references)
+ANSWER_PER_CALL = 40  # the answer's frame, written once per extraction call
+EXCERPTS_PER_CALL = 2  # excerpts an extraction call reads on average: references are read one by one
 HELPFUL_SHARE = 0.6  # share of the excerpts read that become findings (small models find most helpful)
 EXCERPT_HEADER = 30  # tokens of an excerpt's label, place and sentence numbers
-SUMMARY = (500, 120)  # prompt and answer tokens of one task summary
-DRIFT = (300, 12)  # prompt tokens of a drift call and answer tokens per finding
-SYNTHESIS = (1000, 300)  # prompt tokens besides the sources, answer tokens (measured: 1,190 and 240)
+SUMMARY = (900, 130)  # prompt and answer tokens of one task summary (measured: 720-1,070 and 100-150)
+DRIFT = (300, 12, 150)  # prompt tokens of a drift call; answer and prompt tokens per finding
+SYNTHESIS = (1000, 350)  # prompt tokens besides the sources, answer tokens (measured: 1,190 and 240-390)
 QUALITY = (900, 60)  # measured: 970-1,320 prompt tokens and 52 answer tokens
 SOURCE_TOKENS = 80  # a finding as the synthesis and the quality check read it (information and quote)
 CHUNK_TOKENS_DEFAULT = 350
@@ -48,17 +51,19 @@ class CostModel:
     fixed_tokens: int  # the extraction prompt's instructions, example and schema (cached after the first call)
     batch: int
     synthesis_sources: int  # tokens of sources the synthesis may read at most
+    summaries: bool = True  # task summaries written by the LLM (not under a binding time budget)
 
     def excerpt_s(self) -> float:
         return (self.chunk_tokens + EXCERPT_HEADER) / self.prompt_tps + \
-            HELPFUL_SHARE * ANSWER_PER_EXCERPT / self.answer_tps
+            (HELPFUL_SHARE * ANSWER_PER_EXCERPT + ANSWER_PER_CALL / EXCERPTS_PER_CALL) / self.answer_tps
 
     def final(self, tasks: int, excerpts: int) -> tuple[int, int, int]:
         """Calls, prompt and answer tokens of what follows the reading: summaries, drift, synthesis, quality."""
         findings = int(HELPFUL_SHARE * excerpts)
-        summaries = min(tasks, findings // 3)  # a task with fewer than three findings needs no summary call
+        # a task with fewer than three findings needs no summary call
+        summaries = min(tasks, findings // 3) if self.summaries else 0
         sources = min(self.synthesis_sources, findings * SOURCE_TOKENS)
-        prompt = summaries * SUMMARY[0] + DRIFT[0] + findings * 40 + 2 * sources + SYNTHESIS[0] + QUALITY[0]
+        prompt = summaries * SUMMARY[0] + DRIFT[0] + findings * DRIFT[2] + 2 * sources + SYNTHESIS[0] + QUALITY[0]
         answer = summaries * SUMMARY[1] + DRIFT[1] * findings + SYNTHESIS[1] + QUALITY[1]
         return summaries + math.ceil(findings / 12) + 2, prompt, answer
 
@@ -91,6 +96,14 @@ def remaining_budget(ctx: StepContext) -> float | None:
     return max(0.0, budget - ctx.state.usage.seconds) if budget else None
 
 
+def fit_excerpts(model: CostModel, tasks: int, left: float, most: int, least: int) -> int:
+    """The most excerpts (``least`` to ``most``) whose whole cost — the reading and what grows with it:
+    summaries, drift scores, the synthesis' sources — fits ``left`` seconds; ``least`` when none does (a
+    report needs something read)."""
+    fitting = (n for n in range(most, least - 1, -1) if model.seconds(tasks, n) <= left)
+    return next(fitting, min(least, most))
+
+
 def allowances(ctx: StepContext, model: CostModel | None) -> dict[int, int]:
     """Excerpts each pending task may read (search results and followed references together) to stay
     within what is left of ``research.time_budget_s`` at the measured speed; empty when it does not bind (then
@@ -100,8 +113,8 @@ def allowances(ctx: StepContext, model: CostModel | None) -> dict[int, int]:
     left = remaining_budget(ctx)
     if model is None or left is None or not tasks or model.seconds(len(tasks), sum(full.values())) <= left:
         return {}
-    fits = max(1, int((left - model.seconds(len(tasks), 0)) / model.excerpt_s()))
-    total = max(s.extract_batch, min(fits, sum(full.values())))  # a report needs something read
+    # the budget binds: the task summaries are the findings themselves (phase3), the time goes to reading
+    total = fit_excerpts(replace(model, summaries=False), len(tasks), left, sum(full.values()), s.extract_batch)
     first = tasks[0].id == 0 and len(tasks) > 1
     lead = min(s.max_chunks_per_task, math.ceil(total * TASK0_SHARE)) if first else 0
     rest = [t.id for t in tasks if not (first and t.id == 0)]
@@ -116,12 +129,17 @@ def research_estimate(ctx: StepContext, phase: str) -> ev.EstimateReady | None:
     if model is None or ctx.state.plan is None:
         return None
     tasks, s = _pending(ctx), ctx.settings
-    planned = allowances(ctx, model) or {t.id: s.max_chunks_per_task for t in tasks}
+    planned = allowances(ctx, model)
+    if planned:  # the budget binds: no summary calls (see allowances)
+        model = replace(model, summaries=False)
+    else:
+        planned = {t.id: s.max_chunks_per_task for t in tasks}
     excerpts = sum(planned.values())
-    calls = sum(math.ceil(n / s.extract_batch) for n in planned.values())
+    per_call = min(s.extract_batch, EXCERPTS_PER_CALL) if s.reference_depth else s.extract_batch
+    calls = sum(math.ceil(n / per_call) for n in planned.values())
     final_calls, final_prompt, final_answer = model.final(len(tasks), excerpts)
     prompt = calls * model.fixed_tokens + excerpts * (model.chunk_tokens + EXCERPT_HEADER) + final_prompt
-    answer = int(HELPFUL_SHARE * excerpts * ANSWER_PER_EXCERPT) + final_answer
+    answer = int(HELPFUL_SHARE * excerpts * ANSWER_PER_EXCERPT + calls * ANSWER_PER_CALL) + final_answer
     return ev.EstimateReady(phase=phase, seconds=round(model.seconds(len(tasks), excerpts), 1),
                             llm_calls=calls + final_calls, prompt_tokens=int(prompt), answer_tokens=answer,
                             prompt_tps=round(model.prompt_tps, 1), answer_tps=round(model.answer_tps, 1),

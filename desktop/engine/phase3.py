@@ -44,7 +44,7 @@ async def start(ctx: StepContext) -> str:
         ctx.emit(estimate)
         if estimate.excerpts < estimate.excerpts_allowed:
             ctx.warn(f"time budget: the research reads {estimate.excerpts} of up to {estimate.excerpts_allowed} "
-                     f"excerpts so that the run takes about {ctx.settings.time_budget_s / 60:.0f} min on this LLM "
+                     f"excerpts, with no task summaries by the LLM, so that the run takes about {ctx.settings.time_budget_s / 60:.0f} min on this LLM "
                      "server (research.time_budget_s; 0 reads all)")
     return "research.next_task"
 
@@ -201,8 +201,9 @@ async def summarize(ctx: StepContext) -> str:
     todo = _todo(ctx, run.task_id)
     skipped = run.task_id in research.skip_requested
     findings = [f for f in research.findings if f.task_id == run.task_id]
-    if findings and not skipped and len(findings) < SUMMARY_MIN_FINDINGS:
-        # one or two findings say it themselves: no LLM call to restate them
+    if findings and not skipped and (len(findings) < SUMMARY_MIN_FINDINGS or run.allowance is not None):
+        # one or two findings say it themselves; under a binding time budget (an allowance) the time goes
+        # to reading, not to restating what was read: no LLM call
         run.summary = TaskSummary(summary=" ".join(" ".join(f.info.split()) for f in findings),
                                   key_points=[f.info for f in findings])
     elif findings and not skipped:

@@ -206,6 +206,9 @@ def test_a_slow_server_reads_fewer_excerpts_within_the_time_budget(harness, rese
     assert estimate.phase == "research" and estimate.excerpts == sum(t.allowance for t in tasks) < estimate.excerpts_allowed
     assert any(w.message.startswith("time budget: the research reads") for w in harness.of(ev.Warning))
     assert state.later.report is not None
+    # the time goes to reading: the summaries are the findings themselves, written by no LLM call
+    assert not _calls(harness, "research.summarize")
+    assert all(t.summary is not None for t in tasks if any(f.task_id == t.task_id for f in state.later.research.findings))
 
 
 def test_without_a_time_budget_every_task_reads_what_the_settings_allow(harness, research_llm, engine_settings) -> None:  # noqa: ANN001

@@ -1,0 +1,47 @@
+"""The time budget's arithmetic (``engine/estimate.py``) at the speeds of a 1.5B model on two CPU cores:
+the reading it plans must fit what clarification and planning left of the budget, including what grows
+with the reading (task summaries, drift scores, the sources the synthesis and the quality check read)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from types import SimpleNamespace
+
+import pytest
+
+from desktop.engine.estimate import CostModel, allowances, fit_excerpts
+from desktop.engine.state import Todo
+from desktop.settings import ResearchSettings
+
+# measured on laws-dev-01 (Qwen2.5-Coder-1.5B Q4_K_M, llama.cpp, 2 threads): 72.6 tokens/s read, 10.4 written
+MEASURED = CostModel(prompt_tps=72.6, answer_tps=10.4, chunk_tokens=350, fixed_tokens=1000, batch=4,
+                     synthesis_sources=3000)
+
+
+def _ctx(tasks: int, spent_s: float, budget_s: float) -> SimpleNamespace:
+    settings = ResearchSettings(time_budget_s=budget_s)
+    plan = SimpleNamespace(items=[Todo(id=i, task=f"task {i}") for i in range(tasks)])
+    state = SimpleNamespace(plan=plan, later=SimpleNamespace(research=SimpleNamespace(tasks=[])),
+                            usage=SimpleNamespace(seconds=spent_s))
+    return SimpleNamespace(settings=settings, state=state)
+
+
+def test_the_planned_reading_fits_what_is_left_of_the_budget() -> None:
+    """Seen: 92 s of a 300 s budget spent before the research, and a plan of 20 excerpts estimated at
+    305 s: the allowance left out what the summaries, drift and synthesis add per excerpt read."""
+    planned = allowances(_ctx(tasks=3, spent_s=92, budget_s=300), MEASURED)
+    total = sum(planned.values())
+    assert 4 <= total < 3 * 8
+    reading = replace(MEASURED, summaries=False)  # under a binding budget no summary calls
+    assert reading.seconds(3, total) <= 300 - 92 < reading.seconds(3, total + 1)
+    assert planned[0] == max(planned.values())  # the question itself keeps the larger share
+
+
+@pytest.mark.parametrize(("left", "expected"), [(10_000, 24), (0, 4)])
+def test_fit_is_bounded_by_the_settings_and_by_a_minimum_reading(left: float, expected: int) -> None:
+    assert fit_excerpts(MEASURED, 3, left, most=24, least=4) == expected
+
+
+def test_no_allowance_when_everything_fits() -> None:
+    assert allowances(_ctx(tasks=2, spent_s=10, budget_s=86_400), MEASURED) == {}
+    assert allowances(_ctx(tasks=2, spent_s=10, budget_s=0), MEASURED) == {}  # 0: no budget
