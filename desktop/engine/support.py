@@ -17,6 +17,22 @@ _NEGATION = re.compile(r"\b(?:nicht|nichts|kein\w*|nie|niemals|weder|ohne|not|no
                        r"cannot)\b|n't\b")
 
 
+_NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*")
+# Numbers that point somewhere instead of stating an amount: "§ 25", "Absatz 3", "Nr. 1 bis 4", a list's
+# "3. die …" and a paragraph's "(2)" (seen: "ist 3 Jahre [1]" passed on a source's list item "3. die …").
+_POINTERS = re.compile(
+    r"(?:§§?|\b(?:Abs|Nr|Art|Buchst|lit|Kap|Sec|para)\.|\b(?:Absatz|Absätze|Nummer|Nummern|Satz|Sätze|Anlage|Anhang|"
+    r"Artikel|Buchstabe|Teil|Kapitel|Abschnitt|Section|Article|Annex|Chapter|Paragraph|Schedule|Part)\b)"
+    r"\s*\d+\w*(?:\s*(?:,|und|bis|oder|and|to|or|-)\s*\d+\w*)*"
+    r"|(?<![\w.,])\d+\.(?=\s+(?-i:[a-zäöüß]))|\(\d+[a-z]?\)", re.I)
+
+
+def amounts(text: str) -> set[str]:
+    """The numbers a text states as amounts (limits, periods, counts), in the lexical index's form ("0,3"
+    and "0.3" as "0_3"); section, paragraph and list numbers left out."""
+    return {re.sub(r"[.,]", "_", n) for n in _NUMBER.findall(_POINTERS.sub(" ", text))}
+
+
 def _terms(text: str, language: str) -> set[str]:
     """Stemmed content words of four letters or more, and numbers (as the lexical index writes them)."""
     return {t for t in index_terms(text, language).split() if t[0].isdigit() or len(t) >= 4}
@@ -36,8 +52,8 @@ def support(statement: str, source: str, language: str) -> float:
     if not claimed:
         return 1.0  # nothing to check ("Ja.")
     found = _terms(source, language)
-    numbers = {t for t in claimed if t[0].isdigit()}
-    if numbers and not numbers & found:
+    numbers = amounts(statement)
+    if numbers and not numbers & amounts(source):
         return 0.0
     return sum(_holds(t, found) for t in claimed) / len(claimed)
 
@@ -51,9 +67,8 @@ def supporting(statement: str, cited: list[int], sources: list[str], language: s
     statement gives a number that no supporting source holds (a figure the sources do not state), or
     denies something ("there is no limit") that none of them denies — the words match, the claim does not."""
     kept = [n for n in cited if support(statement, sources[n - 1], language) >= MIN_SUPPORT]
-    numbers = {t for t in _terms(statement, language) if t[0].isdigit()}
-    held = set().union(*(_terms(sources[n - 1], language) for n in kept)) if kept else set()
-    if not numbers <= held:
+    held = set().union(*(amounts(sources[n - 1]) for n in kept)) if kept else set()
+    if not amounts(statement) <= held:
         return []
     if negates(statement) and not any(negates(sources[n - 1]) for n in kept):
         return []

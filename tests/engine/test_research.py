@@ -278,6 +278,20 @@ def test_a_statement_keeps_only_the_citations_whose_source_says_it() -> None:
     assert render(denial, sources, "de") == ("", [denial.answer[0].text])  # the source sets the limit it denies
 
 
+def test_a_list_or_section_number_is_no_source_for_an_amount() -> None:
+    """Seen with a 1.5B model: "Die Frist … ist 3 Jahre [1]" kept its citation because the source is a list
+    item "3. die bei der Anwendung …"; section and paragraph numbers are no amounts either."""
+    sources = ["3. die bei der Anwendung auftretende Exposition und die Aktivität der anzuwendenden radioaktiven "
+               "Stoffe nach § 31 Absatz 4 Nummer 1 bis 3 der Frist.",
+               "(2) Die Ethikkommission nimmt innerhalb einer Frist von 60 Kalendertagen Stellung; § 36 Absatz 3 gilt."]
+    wrong = SynthesisAnswer(answer=[Statement(text="Die Frist der Ethikkommission beträgt 3 Jahre.", sources=[1]),
+                                    Statement(text="Die Ethikkommission nimmt nach 36 Tagen Stellung.", sources=[2])])
+    assert render(wrong, sources, "de") == ("", [s.text for s in wrong.answer])
+    right = SynthesisAnswer(answer=[Statement(text="Die Ethikkommission nimmt innerhalb von 60 Kalendertagen Stellung "
+                                                   "(§ 36 Absatz 3).", sources=[2])])
+    assert render(right, sources, "de")[0].endswith("Stellung (§ 36 Absatz 3) [2].")
+
+
 def test_cli_auto_runs_all_phases_and_exports(capsys, sample_paths, fake_llm, tmp_path) -> None:  # noqa: ANN001
     from desktop.cli import main
 
