@@ -167,7 +167,9 @@ class Statement(_Answer):
     """One statement of the answer and the numbers of the sources that say it."""
 
     text: Annotated[str, _text(300, "one or two sentences, without source markers")]
-    sources: list[int] = Field(default_factory=list, max_length=6)
+    # required, at least one: seen with a 1.5B model whose text the server cut at maxLength, which then
+    # went on with the rest of the sentence as a new statement without sources, three attempts running
+    sources: list[int] = Field(min_length=1, max_length=6)
 
 
 class SynthesisAnswer(_Answer):

@@ -243,7 +243,7 @@ def test_statements_render_with_markers_before_the_full_stop_and_open_points_las
         answer=[Statement(text="Der Grenzwert beträgt nach § 78 Abs. 1 StrlSchG 20 mSv. Er gilt je Kalenderjahr [7]",
                           sources=[2, 1, 2, 40])],
         details=[Statement(text="Die Behörde kann Ausnahmen zulassen.", sources=[3]),
-                 Statement(text="Ohne Quelle.", sources=[])],
+                 Statement(text="Ohne Quelle.", sources=[40])],
         open=["Ob Ausnahmen für Minderjährige gelten [2]."])
     sources = ["§ 78 Grenzwerte: Der Grenzwert beträgt 20 mSv je Kalenderjahr.",
                "Der Grenzwert beträgt 20 mSv (§ 78 Abs. 1 StrlSchG); er gilt je Kalenderjahr.",

@@ -232,6 +232,16 @@ def test_plan_and_analysis_show_an_example_in_the_answer_language() -> None:
     assert '"knowledge_gaps": ["Ob eine Ausnahme gilt."]' in analysis
 
 
+def test_every_statement_must_name_a_source_in_the_schema_the_server_enforces() -> None:
+    """Seen: a 1.5B model's statement text cut by the server at maxLength went on as a new statement
+    without sources — three synthesis attempts, no answer. Required, at least one: the grammar makes the
+    model write them."""
+    from desktop.engine.schemas import Statement
+
+    schema = Statement.model_json_schema()
+    assert "sources" in schema["required"] and schema["properties"]["sources"]["minItems"] == 1
+
+
 def test_the_analysis_fields_are_required_so_the_server_makes_the_model_write_them() -> None:
     """Seen: a 1.5B model answered only {"coverage": 50} while the other fields were optional."""
     from desktop.engine.schemas import RetrievalAnalysis
