@@ -20,6 +20,7 @@ from desktop.engine.schemas import ContextRequest, ExcerptReading, ExtractionBat
 from desktop.engine.sentences import Unit, numbered, quotes
 from desktop.engine.state import Todo
 from desktop.engine.step import StepContext
+from desktop.engine.support import regrounded
 from desktop.kb.database import KnowledgeBase
 from desktop.kb.errors import KbError
 from desktop.kb.models import DocumentInfo, SearchFilter
@@ -158,6 +159,21 @@ async def _quotes(source: Source, reading: ExcerptReading) -> list[QuoteRecord]:
     return records
 
 
+def _grounded(readings: dict[str, ExcerptReading], reader: Reader, language: str) -> dict[str, ExcerptReading]:
+    """The readings under the excerpts that support them (``support.regrounded``); a reading moved onto an
+    excerpt that has its own is dropped, the model's own reading of it stays."""
+    sentences = {label: {u.number: src.text[u.start:u.end] for u in src.units} for label, src in reader.sources.items()}
+    moved: dict[str, ExcerptReading] = {}
+    kept: dict[str, ExcerptReading] = {}
+    for label, reading in readings.items():
+        target, quote = regrounded(reading.info, label, reading.quote, sentences, language)
+        if target == label:
+            kept[label] = reading
+        else:
+            moved.setdefault(target, reading.model_copy(update={"excerpt": target, "quote": quote}))
+    return kept | {label: r for label, r in moved.items() if label not in kept}
+
+
 def _merge(readings: dict[str, ExcerptReading], answer: ExtractionBatch) -> None:
     """A later turn's reading of an excerpt replaces the earlier one; excerpts it leaves out keep theirs."""
     for reading in answer.readings:
@@ -205,7 +221,7 @@ async def read_batch(ctx: StepContext, task: Todo, items: list[WorkItem], new_id
         _merge(readings, answer)
         turns += 1
     findings = []
-    for label, reading in readings.items():
+    for label, reading in _grounded(readings, reader, state.language).items():
         source = reader.sources.get(label)
         if source is None or not reading.info.strip():
             continue  # a label the model made up, or nothing said
