@@ -130,8 +130,8 @@ def render(answer: SynthesisAnswer, sources: list[str], language: str) -> tuple[
         out = []
         for s in statements:
             text = _plain(s.text)
-            if not text or distinct([*said, text]) == said:
-                continue  # empty, or the same statement again
+            if not text or text.endswith("?") or distinct([*said, text]) == said:
+                continue  # empty, a question (seen: a 1.5B model citing the question back), or said already
             numbers = supporting(text, _cited(s, len(sources)), sources, language)
             if not numbers:
                 uncited.append(text)

@@ -278,6 +278,18 @@ def test_a_statement_keeps_only_the_citations_whose_source_says_it() -> None:
     assert render(denial, sources, "de") == ("", [denial.answer[0].text])  # the source sets the limit it denies
 
 
+def test_a_question_is_no_statement_of_the_answer() -> None:
+    """Seen with a 1.5B model: the answer's first statement was the research question, with three citations."""
+    sources = ["Ab einer möglichen Jahresdosis von 6 Millisievert effektiver Dosis muss ein Kontrollbereich "
+               "eingerichtet werden."]
+    draft = SynthesisAnswer(answer=[
+        Statement(text="Ab welcher möglichen Jahresdosis muss ein Kontrollbereich eingerichtet werden?", sources=[1]),
+        Statement(text="Ab einer möglichen Jahresdosis von 6 Millisievert muss ein Kontrollbereich eingerichtet "
+                       "werden.", sources=[1])])
+    assert render(draft, sources, "de")[0] == ("Ab einer möglichen Jahresdosis von 6 Millisievert muss ein "
+                                               "Kontrollbereich eingerichtet werden [1].")
+
+
 def test_a_list_or_section_number_is_no_source_for_an_amount() -> None:
     """Seen with a 1.5B model: "Die Frist … ist 3 Jahre [1]" kept its citation because the source is a list
     item "3. die bei der Anwendung …"; section and paragraph numbers are no amounts either."""
