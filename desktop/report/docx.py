@@ -37,6 +37,7 @@ AMBER = RGBColor(0x8A, 0x5A, 0x00)
 GREY = RGBColor(0x55, 0x55, 0x55)
 # Characters XML 1.0 forbids; PDF-extracted text sometimes carries them and python-docx would refuse it.
 _XML_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_MAX_PROPERTY = 255  # characters of a core property (title, subject) in a .docx
 
 
 def clean(text: str) -> str:
@@ -194,11 +195,17 @@ def _run_meta(doc: DocxDocument, report: Report) -> None:
     _table(doc, rows)
 
 
+def _property(text: str) -> str:
+    value = clean(one_line(text))
+    return value if len(value) <= _MAX_PROPERTY else value[: _MAX_PROPERTY - 1] + "…"
+
+
 def build_docx(report: Report) -> DocxDocument:
     lab = labels_for(report)
     doc = Document()
     props = doc.core_properties
-    props.title, props.subject = clean(one_line(report.title)), clean(one_line(report.question))
+    # the file format holds at most 255 characters a property (seen: a FinanceBench question of 350)
+    props.title, props.subject = (_property(report.title), _property(report.question))
     props.language, props.author = lang_key(report), "Rabbithole"
     doc.add_heading(clean(one_line(report.title)), level=0)
     p = doc.add_paragraph()

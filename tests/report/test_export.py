@@ -110,3 +110,14 @@ def test_a_bare_report_exports(report_en: Report, tmp_path: Path) -> None:
     md = paths["md"].read_text(encoding="utf-8")
     assert "## Sources\n\nNo sources." in md and "## Plan" not in md and "Filtered out" not in md
     assert Report.model_validate_json(paths["json"].read_text(encoding="utf-8")) == bare
+
+
+def test_a_question_longer_than_a_docx_property_exports(report_en: Report, tmp_path: Path) -> None:
+    """Seen: a FinanceBench question of 350 characters made the DOCX export fail (255 at most a property)."""
+    import docx
+
+    question = "What is Amazon's FY2017 days payable outstanding (DPO)? " + "DPO is defined as 365 * (…). " * 12
+    long = report_en.model_copy(update={"question": question, "title": question})
+    paths = export_all(long, tmp_path)
+    props = docx.Document(str(paths["docx"])).core_properties
+    assert len(props.title) == len(props.subject) == 255 and props.subject.endswith("…")
