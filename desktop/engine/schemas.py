@@ -156,11 +156,18 @@ class DriftScores(_Answer):
     reasons: list[DriftReason] = Field(default_factory=list, max_length=6, description="only for scores 0 and 1")
 
 
+DRIFT_REASONS = 3  # reasons a drift answer may give (the server's grammar stops the list there)
+
+
 def drift_scores(n: int) -> type[DriftScores]:
     """The schema for a batch of ``n`` findings: exactly ``n`` scores, which the server's grammar enforces
     (positional numbers instead of ids and reasons: a tenth of the answer tokens)."""
     return create_model("DriftScores", __base__=DriftScores, __doc__=DriftScores.__doc__,
-                        scores=(list[Annotated[int, Field(ge=0, le=3)]], Field(min_length=n, max_length=n)))
+                        scores=(list[Annotated[int, Field(ge=0, le=3)]], Field(min_length=n, max_length=n)),
+                        # seen: a 1.5B model giving every finding a reason, scores 3 included, until the
+                        # token limit cut the answer off; the few low scores are what a reason is for
+                        reasons=(list[DriftReason], Field(default_factory=list, max_length=min(n, DRIFT_REASONS),
+                                                          description="only for scores 0 and 1")))
 
 
 class Statement(_Answer):

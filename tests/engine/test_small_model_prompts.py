@@ -33,6 +33,17 @@ def test_round_one_asks_for_other_angles_and_keeps_them_all(harness, research_ll
     assert "exactly 2 more queries" in prompt and "restate" not in prompt and "another angle" in prompt
 
 
+def test_a_drift_answer_gives_few_reasons() -> None:
+    """Seen: a 1.5B model wrote a reason for each of 7 findings (scores 3 included) until the token limit cut
+    the answer off, and again on the retry: 391 answer tokens, 57 s. The schema bounds the list."""
+    from desktop.engine.schemas import drift_scores
+
+    schema = drift_scores(12).model_json_schema()
+    assert schema["properties"]["scores"]["maxItems"] == 12
+    assert schema["properties"]["reasons"]["maxItems"] == 3
+    assert drift_scores(2).model_json_schema()["properties"]["reasons"]["maxItems"] == 2
+
+
 def test_the_server_is_told_how_many_queries_to_write(harness, fake_llm) -> None:  # noqa: ANN001
     """Seen: asked for 2 queries, a 1.5B model wrote 12, each longer than the last, until the token limit
     cut the JSON off (500 answer tokens, 50 s on a CPU). The schema's maxItems lets the server's grammar
