@@ -53,7 +53,8 @@ async def filter_drift(ctx: StepContext) -> str:
         reasons = {r.id.strip().upper(): " ".join(r.reason.split()) for r in answer.reasons}
         for f, value in zip(batch, answer.scores, strict=True):
             score = value / 3
-            f.drift = DriftVerdict(score=round(score, 3), reason=reasons.get(f.id, ""),
+            # the schema allows a few reasons (DRIFT_REASONS); a finding left without one shows its score
+            f.drift = DriftVerdict(score=round(score, 3), reason=reasons.get(f.id) or f"{value}/3",
                                    kept=score >= thresholds[f.tier - 1])
     _keep_minimum_primary(findings, ctx.settings.drift_min_primary)
     filtered = [f for f in findings if f.drift and not f.drift.kept]
