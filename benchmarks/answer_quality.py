@@ -172,7 +172,8 @@ def run_question(q: dict, args: argparse.Namespace, data: Path, db: str, out_roo
         "engine": args.engine, "recorded_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
     if process.returncode != 0 or report is None:
-        row["stderr_tail"] = log.read_text(encoding="utf-8", errors="replace")[-1500:]
+        # the set's question text stays out of the recorded results (the sets are not the project's to publish)
+        row["stderr_tail"] = log.read_text(encoding="utf-8", errors="replace").replace(q["question"], "<question>")[-1500:]
     return row
 
 
