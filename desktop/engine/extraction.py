@@ -162,7 +162,8 @@ async def _quotes(source: Source, reading: ExcerptReading) -> list[QuoteRecord]:
 def _grounded(readings: dict[str, ExcerptReading], reader: Reader, language: str) -> dict[str, ExcerptReading]:
     """The readings under the excerpts that support them (``support.regrounded``); a reading moved onto an
     excerpt that has its own is dropped, the model's own reading of it stays."""
-    sentences = {label: {u.number: src.text[u.start:u.end] for u in src.units} for label, src in reader.sources.items()}
+    sentences = {label: {u.number: src.text[u.start:u.end] for u in src.units}
+                 for label, src in reader.sources.items()}
     moved: dict[str, ExcerptReading] = {}
     kept: dict[str, ExcerptReading] = {}
     for label, reading in readings.items():

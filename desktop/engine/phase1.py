@@ -13,7 +13,8 @@ from desktop.engine import events as ev
 from desktop.engine import prompts as P
 from desktop.engine.checks import all_of, distinct, in_language, is_search, language_check, search_check
 from desktop.engine.context import answers_block, budgeted_excerpts, bullet_list, dialogue, excerpt_budget
-from desktop.engine.schemas import ClarificationResult, FollowUpQuestions, RetrievalAnalysis, SearchQueries, search_queries
+from desktop.engine.schemas import (ClarificationResult, FollowUpQuestions, RetrievalAnalysis, SearchQueries,
+                                    search_queries)
 from desktop.engine.state import ClarifyRound, Pending, QueryAnchor, RetrievedChunk, RoundAnalysis, Termination, now
 from desktop.engine.step import StepContext
 from desktop.kb.language import detect_language
@@ -59,9 +60,10 @@ async def queries(ctx: StepContext) -> str:
         # the question itself is always the first query; the model adds n - 1 other angles
         rnd.queries = [state.question]
         if n > 1:
-            answer = await ctx.ask_or(lambda: SearchQueries(queries=[state.question]), P.QUERIES_FIRST, search_queries(n - 1),
-                                      _queries_check(n - 1), lenient=True, question=state.question, n=n - 1,
-                                      angles="; ".join(P.FIRST_ANGLES[: n - 1]), doc_language=state.doc_language)
+            answer = await ctx.ask_or(lambda: SearchQueries(queries=[state.question]), P.QUERIES_FIRST,
+                                      search_queries(n - 1), _queries_check(n - 1), lenient=True,
+                                      question=state.question, n=n - 1, angles="; ".join(P.FIRST_ANGLES[: n - 1]),
+                                      doc_language=state.doc_language)
             rnd.queries += _searches(answer.queries, {state.question.casefold()})[: n - 1]
     else:
         used = [q for r in cl.rounds[:-1] for q in r.queries]

@@ -43,9 +43,10 @@ async def start(ctx: StepContext) -> str:
     if (estimate := research_estimate(ctx, "research")) is not None:
         ctx.emit(estimate)
         if estimate.excerpts < estimate.excerpts_allowed:
+            minutes = ctx.settings.time_budget_s / 60
             ctx.warn(f"time budget: the research reads {estimate.excerpts} of up to {estimate.excerpts_allowed} "
-                     f"excerpts, with no task summaries by the LLM, so that the run takes about {ctx.settings.time_budget_s / 60:.0f} min on this LLM "
-                     "server (research.time_budget_s; 0 reads all)")
+                     f"excerpts, with no task summaries by the LLM, so that the run takes about {minutes:.0f} min "
+                     "on this LLM server (research.time_budget_s; 0 reads all)")
     return "research.next_task"
 
 
