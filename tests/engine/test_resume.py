@@ -51,7 +51,7 @@ def test_cancel_during_a_step_leaves_it_resumable(harness, research_llm) -> None
         started = time.monotonic()
         engine.cancel(run_id)
         state = await task
-        assert time.monotonic() - started < 2  # the slow LLM call was abandoned, not waited for
+        assert time.monotonic() - started < 5  # the 10 s LLM call was abandoned, not waited for
         return state
 
     state = harness.run(scenario)

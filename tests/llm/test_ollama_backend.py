@@ -217,12 +217,12 @@ def test_a_slow_answer_times_out_after_one_more_try(fake: FakeOllama) -> None:
         started = time.monotonic()
         with pytest.raises(LlmTimeout, match="within 0.4 s") as err:
             await b.complete(ASK)
-        assert time.monotonic() - started < 1.5 and "raise the timeout" in str(err.value)
+        assert time.monotonic() - started < 2.5 and "raise the timeout" in str(err.value)
         assert len(chats(fake)) == 2  # a timeout is tried once more, not six times
         started = time.monotonic()
         with pytest.raises(LlmTimeout, match="within 0.25 s"):  # a per-call timeout overrides the setting
             await b.complete(ASK, CallOptions(timeout_s=0.25))
-        assert time.monotonic() - started < 1.0
+        assert time.monotonic() - started < 2.0  # not the 3 s answer
         assert (await b.complete(ASK)).text == "in time"
         await b.aclose()
 
@@ -268,7 +268,7 @@ def test_cancelling_aborts_a_slow_request_promptly(fake: FakeOllama) -> None:
         return times[0], times[1], after
 
     complete_s, stream_s, after = run(main)
-    assert complete_s < 0.3 and stream_s < 0.3 and after == "after"
+    assert complete_s < 2 and stream_s < 2 and after == "after"
     assert [r.error for r in records] == ["cancelled", "cancelled", None]
 
 
@@ -289,7 +289,8 @@ def test_concurrency_is_bounded(fake: FakeOllama) -> None:
     arrivals = sorted(r.time for r in fake.requests_to("/api/chat"))
     # a third request may only arrive once one of the two before it has been answered (0.3 s)
     assert all(arrivals[i + 2] - arrivals[i] >= 0.25 for i in range(4))
-    assert 0.85 <= elapsed < 1.5  # three rounds of 0.3 s
+    assert elapsed >= 0.85  # three rounds of 0.3 s
+    assert arrivals[1] - arrivals[0] < 0.25  # two at once: the second did not wait for the first answer
 
 
 # --- models, pull, embed, stream ------------------------------------------------------------------

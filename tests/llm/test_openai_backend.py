@@ -212,7 +212,7 @@ def test_slow_answers_time_out_and_drops_are_retried(fake: FakeOllama) -> None:
         started = time.monotonic()
         with pytest.raises(LlmTimeout, match="within 0.4 s"):
             await b.complete(ASK)
-        assert time.monotonic() - started < 1.5
+        assert time.monotonic() - started < 2.5  # two tries of 0.4 s, not of 3 s
         assert (await b.complete(ASK)).text == "after a drop"
         with pytest.raises(LlmServerError, match="broke off mid-answer"):
             await b.complete(ASK)
@@ -236,7 +236,7 @@ def test_a_stream_that_stalls_times_out(fake: FakeOllama) -> None:
         return got
 
     started = time.monotonic()
-    assert run(main) == ["a "] and time.monotonic() - started < 1.5
+    assert run(main) == ["a "] and time.monotonic() - started < 4  # not the 12 s the stream would take
 
 
 def test_cancelling_aborts_a_slow_request_promptly(fake: FakeOllama) -> None:
@@ -259,7 +259,7 @@ def test_cancelling_aborts_a_slow_request_promptly(fake: FakeOllama) -> None:
         return times, after
 
     times, after = run(main)
-    assert max(times) < 0.3 and after == "after"
+    assert max(times) < 2 and after == "after"
 
 
 def test_concurrency_is_bounded(fake: FakeOllama) -> None:
@@ -277,7 +277,8 @@ def test_concurrency_is_bounded(fake: FakeOllama) -> None:
     elapsed = run(main)
     arrivals = sorted(r.time for r in fake.requests_to(CHAT))
     assert len(arrivals) == 6 and all(arrivals[i + 2] - arrivals[i] >= 0.25 for i in range(4))
-    assert 0.85 <= elapsed < 1.5
+    assert elapsed >= 0.85  # three rounds of 0.3 s
+    assert arrivals[1] - arrivals[0] < 0.25  # two at once: the second did not wait for the first answer
 
 
 def test_base_url() -> None:
