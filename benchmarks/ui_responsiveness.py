@@ -38,6 +38,7 @@ from support import fake_ollama_replies as replies  # noqa: E402
 from support.fake_ollama import FakeOllama  # noqa: E402
 from support.research_llm import QUESTION_DE  # noqa: E402
 
+from desktop.app import prepare_window_process  # noqa: E402
 from desktop.bridge.bridge import EngineBridge  # noqa: E402
 from desktop.kb.databases import SAMPLE_DB  # noqa: E402
 from desktop.paths import resolve_paths  # noqa: E402
@@ -133,6 +134,7 @@ def main() -> int:
     with FakeOllama([replies.chat_model(MODEL, "qwen3", 32768)], responder=script) as fake:
         settings = Settings()
         settings.llm.host, settings.llm.model = fake.url, MODEL
+        prepare_window_process()
         bridge = EngineBridge(resolve_paths(args.data_dir).ensure(), settings)
         window = MainWindow(bridge)
         window.resize(1500, 920)

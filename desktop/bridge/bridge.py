@@ -7,9 +7,7 @@ never a dead window.
 
 from __future__ import annotations
 
-import gc
 import logging
-import sys
 import traceback
 from collections.abc import Callable
 from pathlib import Path
@@ -27,7 +25,6 @@ from desktop.kb.databases import SAMPLE_DB, delete_database, ensure_sample
 from desktop.kb.errors import KbError
 from desktop.kb.models import IngestReport, SearchFilter, SearchHit
 from desktop.kb.progress import CancelToken
-from desktop.kb.vector_process import serve_vectors_from_child_process
 from desktop.llm.factory import make_backend
 from desktop.llm.protocol import LlmBackend
 from desktop.llm.types import LlmError
@@ -60,15 +57,6 @@ class EngineBridge(QObject):
 
     def __init__(self, paths: AppPaths, settings: Settings) -> None:
         super().__init__()
-        # The GUI thread shares the interpreter lock with the engine's threads: Chroma holds it through
-        # each call, so it runs in a child process; pure-Python work (indexing, stemming) hands it over
-        # every millisecond instead of every five, so a Qt slot waits less for it.
-        # A full garbage collection walks every object alive, the libraries' too (100-200 ms with Qt,
-        # Chroma and PyMuPDF loaded) and holds the lock throughout: what exists at start-up is frozen
-        # out of it.
-        serve_vectors_from_child_process()
-        sys.setswitchinterval(0.001)
-        gc.freeze()
         self.paths = paths
         self.settings = settings
         self.loop = LoopThread()

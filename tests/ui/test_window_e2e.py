@@ -20,6 +20,7 @@ from support.research_llm import QUESTION_DE, ResearchLLM
 
 from desktop.bridge.bridge import EngineBridge
 from desktop.kb.databases import SAMPLE_DB
+from desktop.kb.vector_process import serve_vectors_from_child_process
 from desktop.paths import AppPaths
 from desktop.settings import Settings
 from desktop.ui.main_window import MainWindow
@@ -38,6 +39,7 @@ def fake_llm() -> Iterator[FakeOllama]:
 def window(qtbot: Any, app_paths: AppPaths, fake_llm: FakeOllama) -> Iterator[MainWindow]:
     settings = Settings()
     settings.llm.host, settings.llm.model, settings.llm.timeout_s = fake_llm.url, MODEL, 20
+    serve_vectors_from_child_process()  # as the window's composition root does (undone after each test)
     bridge = EngineBridge(app_paths, settings)
     win = MainWindow(bridge)
     qtbot.addWidget(win)
