@@ -20,13 +20,13 @@ from desktop.engine import events as ev
 from desktop.engine.runner import CommandError, ResearchEngine
 from desktop.engine.state import RunState
 from desktop.engine.store import RunNotFound, RunStore, RunSummary
+from desktop.engine.workspace import Workspace
 from desktop.kb.database import KnowledgeBase, list_databases
 from desktop.kb.databases import SAMPLE_DB, delete_database, ensure_sample
 from desktop.kb.errors import KbError
-from desktop.kb.models import IngestReport, SearchFilter, SearchHit
+from desktop.kb.models import IngestReport
 from desktop.kb.progress import CancelToken
 from desktop.llm.factory import make_backend
-from desktop.llm.protocol import LlmBackend
 from desktop.llm.types import LlmError
 from desktop.paths import AppPaths
 from desktop.report.export import export_all
@@ -58,12 +58,13 @@ class EngineBridge(QObject):
     def __init__(self, paths: AppPaths, settings: Settings) -> None:
         super().__init__()
         self.paths = paths
-        self.settings = settings
+        self.settings = settings  # what the window shows and edits; the workspace has its own reference
         self.loop = LoopThread()
         self.store = RunStore(paths.runs_file)
-        self._kbs: dict[str, KnowledgeBase] = {}
-        self._llm: LlmBackend | None = None
-        self._engine: ResearchEngine | None = None
+        # The knowledge bases, the LLM client and the engine belong to the workspace on the loop: the
+        # bridge only asks it, from coroutines on that loop.
+        self._ws = Workspace(paths, settings, self.store)
+        self._ws.subscribe(self.engineEvent.emit)
         self._ingest_cancel: CancelToken | None = None
         self.current_run: str | None = None
 
@@ -76,37 +77,20 @@ class EngineBridge(QObject):
 
         return handle
 
-    def _kb(self, name: str) -> KnowledgeBase:
-        if name not in self._kbs:
-            self._kbs[name] = KnowledgeBase.open(self.paths, self.settings, name)
-        return self._kbs[name]
-
-    def _engine_on_loop(self) -> ResearchEngine:
-        """Created on the loop thread: the LLM client belongs to that loop."""
-        if self._engine is None:
-            self._llm = make_backend(self.settings.llm)
-            self._engine = ResearchEngine(self.store, self._llm, self._kb, self.settings.research)
-            self._engine.subscribe(self.engineEvent.emit)
-        return self._engine
+    def _on_kb(self, name: str, fn: Callable[[KnowledgeBase], Any], on_done: Handler | None, what: str) -> Op:
+        """``fn(kb)`` in a worker thread of the workspace, its result to ``on_done`` on the GUI thread."""
+        return self.loop.run(lambda: self._ws.run(name, fn), on_done, self._fail(what))
 
     def shutdown(self) -> None:
+        """Close everything on the loop (runs stay resumable), then stop it; the GUI thread only waits
+        here, when the window is gone."""
         if self._ingest_cancel:
             self._ingest_cancel.cancel()
-        if self._engine is not None:
-            engine, llm = self._engine, self._llm
-
-            async def close() -> None:  # on the loop: tasks are cancelled from their own thread
-                engine.cancel_all()
-                if llm is not None:
-                    await llm.aclose()
-
-            try:
-                self.loop.call(close, timeout=5)
-            except Exception:  # closing is best effort; the process ends anyway
-                log.exception("closing the LLM client")
+        try:
+            self.loop.call(self._ws.aclose, timeout=15)
+        except Exception:  # closing is best effort; the process ends anyway
+            log.exception("closing the workspace")
         self.loop.stop()
-        for kb in self._kbs.values():
-            kb.close()
         self.store.close()
 
     # --- knowledge bases ------------------------------------------------------------------------
@@ -115,35 +99,37 @@ class EngineBridge(QObject):
         return list_databases(self.paths)
 
     def load_documents(self, name: str) -> Op:
-        return self.loop.run_blocking(lambda: self._kb(name).documents(),
-                                      lambda docs: self.documentsChanged.emit(name, docs), self._fail("documents"))
+        return self._on_kb(name, lambda kb: kb.documents(), lambda docs: self.documentsChanged.emit(name, docs),
+                           "documents")
 
     def create_database(self, name: str, embedder: str | None = None) -> Op:
         def create() -> list[str]:
             KnowledgeBase.open(self.paths, self.settings, name, create=True, embedder=embedder).close()
             return self.databases()
 
-        return self.loop.run_blocking(create, self.databasesChanged.emit, self._fail("create database"))
+        return self.loop.run(lambda: self._ws.without(name, create), self.databasesChanged.emit,
+                             self._fail("create database"))
 
     def delete_database(self, name: str) -> Op:
         def delete() -> list[str]:
-            kb = self._kbs.pop(name, None)
-            if kb is not None:
-                kb.close()
             delete_database(self.paths, self.settings, name)
             return self.databases()
 
-        return self.loop.run_blocking(delete, self.databasesChanged.emit, self._fail("delete database"))
+        return self.loop.run(lambda: self._ws.without(name, delete), self.databasesChanged.emit,
+                             self._fail("delete database"))
 
     def ingest(self, name: str, files: list[Path]) -> Op:
         """Add files or folders; progress and the report arrive as signals; cancel with cancel_ingest."""
         token = self._ingest_cancel = CancelToken()
         self.busy.emit("ingest", True)
 
-        def work() -> IngestReport:
-            if name == SAMPLE_DB and not files:
-                return ensure_sample(self.paths, self.settings, self.ingestProgress.emit, token) or IngestReport(database=name)
-            return self._kb(name).ingest(files, progress=self.ingestProgress.emit, cancel=token)
+        async def work() -> IngestReport:
+            if name == SAMPLE_DB and not files:  # the sample builds with handles of its own
+                report = await self._ws.without(name, lambda: ensure_sample(self.paths, self.settings,
+                                                                             self.ingestProgress.emit, token))
+                return report or IngestReport(database=name)
+            return await self._ws.run(name, lambda kb: kb.ingest(files, progress=self.ingestProgress.emit,
+                                                                   cancel=token))
 
         def done(report: IngestReport) -> None:
             self.busy.emit("ingest", False)
@@ -151,23 +137,19 @@ class EngineBridge(QObject):
             self.databasesChanged.emit(self.databases())  # a first ingest creates the database
             self.load_documents(name)
 
-        return self.loop.run_blocking(work, done, self._fail("ingest"))
+        return self.loop.run(work, done, self._fail("ingest"))
 
     def cancel_ingest(self) -> None:
         if self._ingest_cancel is not None:
             self._ingest_cancel.cancel()
 
     def remove_document(self, name: str, doc_id: str) -> Op:
-        return self.loop.run_blocking(lambda: self._kb(name).remove_document(doc_id),
-                                      lambda _: self.load_documents(name), self._fail("remove document"))
+        return self._on_kb(name, lambda kb: kb.remove_document(doc_id), lambda _: self.load_documents(name),
+                           "remove document")
 
     def set_meta(self, name: str, doc_id: str, key: str, value: str) -> Op:
-        return self.loop.run_blocking(lambda: self._kb(name).set_meta(doc_id, key, value),
-                                      lambda _: self.load_documents(name), self._fail("set metadata"))
-
-    def search(self, name: str, query: str, on_done: Callable[[list[SearchHit]], None], k: int = 10,
-               filt: SearchFilter | None = None) -> Op:
-        return self.loop.run_blocking(lambda: self._kb(name).search(query, k=k, filt=filt), on_done, self._fail("search"))
+        return self._on_kb(name, lambda kb: kb.set_meta(doc_id, key, value), lambda _: self.load_documents(name),
+                           "set metadata")
 
     # --- the LLM --------------------------------------------------------------------------------
 
@@ -211,17 +193,20 @@ class EngineBridge(QObject):
 
         return self.loop.run(pull, on_done, lambda exc: on_error(user_message(exc)))
 
-    def apply_settings(self, settings: Settings) -> None:
-        """Save and use new settings; the engine and knowledge bases reopen with them."""
+    def apply_settings(self, settings: Settings) -> Op:
+        """Save and use new settings. On the loop, a running step is cancelled and awaited (the run
+        stays resumable) and an ingestion stopped before the LLM client and the knowledge bases close;
+        they reopen with the new settings on their next use."""
         save_settings(self.paths, settings)
         self.settings = settings
-        old_llm, self._engine, self._llm = self._llm, None, None
-        for kb in self._kbs.values():
-            kb.close()
-        self._kbs.clear()
-        if old_llm is not None:
-            self.loop.run(old_llm.aclose)
-        self.check_llm()
+        self.cancel_ingest()
+
+        def applied(_: object) -> None:
+            if self.current_run:
+                self.refresh_run(self.current_run)  # a run that was stopped shows as resumable
+            self.check_llm()
+
+        return self.loop.run(lambda: self._ws.apply(settings), applied, self._fail("apply settings"))
 
     # --- research runs ----------------------------------------------------------------------------
 
@@ -236,7 +221,7 @@ class EngineBridge(QObject):
         self.busy.emit(what, True)
 
         async def work() -> Any:
-            return await command(self._engine_on_loop())
+            return await command(self._ws.engine())
 
         def done(state: object) -> None:
             self.busy.emit(what, False)
@@ -278,7 +263,7 @@ class EngineBridge(QObject):
 
     def cancel_run(self, run_id: str) -> None:
         async def cancel() -> None:
-            self._engine_on_loop().cancel(run_id)
+            self._ws.engine().cancel(run_id)
 
         self.loop.run(cancel, None, self._fail("cancel"))
 

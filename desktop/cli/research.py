@@ -122,7 +122,7 @@ async def _session(args: argparse.Namespace, paths: AppPaths, settings: Settings
     finally:
         with suppress(NotImplementedError, RuntimeError):
             loop.remove_signal_handler(signal.SIGINT)
-        engine.close()
+        await engine.aclose()
         await llm.aclose()
         store.close()
 
