@@ -276,7 +276,6 @@ class EngineBridge(QObject):
                 raise ValueError("this run has no report yet")
             if fmt != "all":
                 return export_all(state.later.report, out_dir, formats=[fmt])
-            events = (ev.EVENT_ADAPTER.dump_python(e, mode="json") for e in self.store.events(run_id))
-            return export_all(state.later.report, out_dir, events)
+            return export_all(state.later.report, out_dir, ev.audit_records(self.store.events(run_id)))
 
         return self.loop.run_blocking(export, on_done, self._fail("export"))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from desktop.cli.console import emit_json, err
 from desktop.cli.kb import open_kb
-from desktop.cli.research_io import Answers, EventPrinter, Responder, summary, write_outputs
+from desktop.cli.research_io import Answers, EventPrinter, OutputError, Responder, summary, write_outputs
 from desktop.engine.runner import CommandError, ResearchEngine
 from desktop.engine.state import RunState
 from desktop.engine.store import RunNotFound, RunStore
@@ -75,7 +75,7 @@ def cmd_research(args: argparse.Namespace, paths: AppPaths, settings: Settings) 
     responder = Responder.make(args.answers, args.auto)
     try:
         state = asyncio.run(_session(args, paths, settings, responder))
-    except (LlmError, CommandError, RunNotFound) as exc:
+    except (LlmError, CommandError, RunNotFound, OutputError) as exc:
         err(f"error: {exc}")
         return 1
     if args.json:
