@@ -169,7 +169,7 @@ def main() -> int:
 
         def pending(kind: str) -> bool:
             s = state()
-            return s is not None and s.pending is not None and s.pending.kind == kind
+            return s is not None and s.waiting_for == kind
 
         def research() -> None:
             window.chat.input.setPlainText(QUESTION_DE)
@@ -184,12 +184,12 @@ def main() -> int:
             elif pending("approve_plan") and window.plan.approve.isEnabled():
                 shot("4-plan")
                 window.plan.approve.click()
-            return s is not None and s.later.report is not None
+            return s is not None and s.report is not None
 
         result["research_run"] = measured(app, meter, research, until_report, 3600)
         wait_until(app, lambda: window.tabs.currentWidget() is window.report, 30)
         shot("5-report")
-        cited = next((c for c in state().later.report.citations if c.quote_verified and c.rects), None)
+        cited = next((c for c in state().report.citations if c.quote_verified and c.rects), None)
         if cited is not None:
             window.report.citationActivated.emit(cited)
             wait_until(app, lambda: window.viewer.current_page() == cited.page, 30)

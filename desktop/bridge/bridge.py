@@ -1,7 +1,8 @@
 """EngineBridge: the one QObject between the window and the engine and knowledge bases.
 
 Everything slow runs on the engine's event loop thread (or a worker thread of it); results, engine
-events and ingestion progress come back as Qt signals on the GUI thread; failures become a message,
+events and ingestion progress come back as Qt signals on the GUI thread, as views (bridge/views.py,
+bridge/kb_views.py) the widgets read instead of the engine's own types; failures become a message,
 never a dead window.
 """
 
@@ -15,11 +16,13 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from desktop.bridge.kb_views import document_view, health_view, model_view, progress_view, pull_view, report_view
+from desktop.bridge.views import RunSummaryView, estimate_view, log_line, run_view, summary_view
 from desktop.bridge.worker import Handler, LoopThread, Op
 from desktop.engine import events as ev
 from desktop.engine.runner import CommandError, ResearchEngine
 from desktop.engine.state import RunState
-from desktop.engine.store import RunNotFound, RunStore, RunSummary
+from desktop.engine.store import RunNotFound
 from desktop.engine.workspace import Workspace
 from desktop.kb.database import KnowledgeBase, list_databases
 from desktop.kb.databases import SAMPLE_DB, delete_database, ensure_sample
@@ -34,6 +37,8 @@ from desktop.settings import LlmSettings, Settings, save_settings
 
 log = logging.getLogger(__name__)
 EXPECTED = (KbError, LlmError, CommandError, RunNotFound, OSError, ValueError)
+# Events after which the run's saved state has changed in a way the window shows (tasks, phase, plan)
+_REFRESH_ON = (ev.TaskStarted, ev.TaskDone, ev.PhaseStarted, ev.QuestionsAsked, ev.TodosProposed)
 
 
 def user_message(exc: BaseException) -> str:
@@ -45,28 +50,54 @@ def user_message(exc: BaseException) -> str:
 
 
 class EngineBridge(QObject):
-    engineEvent = Signal(object)  # desktop.engine.events.Event
-    runChanged = Signal(object)  # RunState after a command or a stop
-    ingestProgress = Signal(object)  # IngestProgress
-    ingestFinished = Signal(object)  # IngestReport
-    documentsChanged = Signal(str, object)  # database, list[DocumentInfo]
+    engineEvent = Signal(object)  # an engine event, from the loop to the GUI thread (the bridge's own use)
+    runChanged = Signal(object)  # RunView after a command, a step the window shows, or a stop
+    logLine = Signal(object)  # LogLine for the run's log
+    phaseStarted = Signal(str)
+    tokensUsed = Signal(int)  # the run's tokens so far
+    draftText = Signal(str, int)  # a piece of the answer being written, and which attempt it belongs to
+    estimateReady = Signal(object)  # EstimateView
+    ingestProgress = Signal(object)  # IngestProgressView
+    ingestFinished = Signal(object)  # IngestReportView
+    documentsChanged = Signal(str, object)  # database, list[DocumentView]
     databasesChanged = Signal(object)  # list[str]
-    llmHealth = Signal(object)  # desktop.llm.types.Health
+    llmHealth = Signal(object)  # HealthView
     error = Signal(str)  # a message for the user
     busy = Signal(str, bool)  # what is running, and whether it still is
+
+    sample_database = SAMPLE_DB
 
     def __init__(self, paths: AppPaths, settings: Settings) -> None:
         super().__init__()
         self.paths = paths
         self.settings = settings  # what the window shows and edits; the workspace has its own reference
         self.loop = LoopThread()
-        self.store = RunStore(paths.runs_file)
-        # The knowledge bases, the LLM client and the engine belong to the workspace on the loop: the
-        # bridge only asks it, from coroutines on that loop.
-        self._ws = Workspace(paths, settings, self.store)
+        # The knowledge bases, the run store, the LLM client and the engine belong to the workspace on
+        # the loop: the bridge only asks it, from coroutines on that loop.
+        self._ws = Workspace(paths, settings)
         self._ws.subscribe(self.engineEvent.emit)
+        self.engineEvent.connect(self._deliver)  # queued: runs on the GUI thread
         self._ingest_cancel: CancelToken | None = None
         self.current_run: str | None = None
+
+    def _deliver(self, event: ev.Event) -> None:
+        """An engine event as the views the window reads."""
+        if (line := log_line(event)) is not None:
+            self.logLine.emit(line)
+        if isinstance(event, ev.PhaseStarted):
+            self.phaseStarted.emit(event.phase)
+        elif isinstance(event, ev.TokenUsage):
+            self.tokensUsed.emit(event.total.total_tokens)
+        elif isinstance(event, ev.SynthesisTokens):
+            self.draftText.emit(event.text, event.attempt)
+        elif isinstance(event, ev.EstimateReady):
+            self.estimateReady.emit(estimate_view(event))
+        if isinstance(event, _REFRESH_ON) and self.current_run == event.run_id:
+            self.refresh_run(event.run_id)
+
+    def _emit_run(self, state: RunState) -> None:
+        self.current_run = state.run_id
+        self.runChanged.emit(run_view(state))
 
     # --- plumbing -------------------------------------------------------------------------------
 
@@ -91,7 +122,6 @@ class EngineBridge(QObject):
         except Exception:  # closing is best effort; the process ends anyway
             log.exception("closing the workspace")
         self.loop.stop()
-        self.store.close()
 
     # --- knowledge bases ------------------------------------------------------------------------
 
@@ -99,8 +129,8 @@ class EngineBridge(QObject):
         return list_databases(self.paths)
 
     def load_documents(self, name: str) -> Op:
-        return self._on_kb(name, lambda kb: kb.documents(), lambda docs: self.documentsChanged.emit(name, docs),
-                           "documents")
+        return self._on_kb(name, lambda kb: [document_view(d) for d in kb.documents()],
+                           lambda docs: self.documentsChanged.emit(name, docs), "documents")
 
     def create_database(self, name: str, embedder: str | None = None) -> Op:
         def create() -> list[str]:
@@ -122,18 +152,18 @@ class EngineBridge(QObject):
         """Add files or folders; progress and the report arrive as signals; cancel with cancel_ingest."""
         token = self._ingest_cancel = CancelToken()
         self.busy.emit("ingest", True)
+        progress = lambda p: self.ingestProgress.emit(progress_view(p))  # noqa: E731 - from a worker thread
 
         async def work() -> IngestReport:
             if name == SAMPLE_DB and not files:  # the sample builds with handles of its own
-                report = await self._ws.without(name, lambda: ensure_sample(self.paths, self.settings,
-                                                                             self.ingestProgress.emit, token))
+                report = await self._ws.without(name, lambda: ensure_sample(self.paths, self.settings, progress,
+                                                                             token))
                 return report or IngestReport(database=name)
-            return await self._ws.run(name, lambda kb: kb.ingest(files, progress=self.ingestProgress.emit,
-                                                                   cancel=token))
+            return await self._ws.run(name, lambda kb: kb.ingest(files, progress=progress, cancel=token))
 
         def done(report: IngestReport) -> None:
             self.busy.emit("ingest", False)
-            self.ingestFinished.emit(report)
+            self.ingestFinished.emit(report_view(report))
             self.databasesChanged.emit(self.databases())  # a first ingest creates the database
             self.load_documents(name)
 
@@ -161,7 +191,7 @@ class EngineBridge(QObject):
         async def health() -> Any:
             backend = make_backend(llm or self.settings.llm)
             try:
-                return await backend.health()
+                return health_view(await backend.health())
             finally:
                 await backend.aclose()
 
@@ -171,7 +201,7 @@ class EngineBridge(QObject):
         async def models() -> Any:
             backend = make_backend(llm or self.settings.llm)
             try:
-                return await backend.list_models()
+                return [model_view(m) for m in await backend.list_models()]
             finally:
                 await backend.aclose()
 
@@ -186,7 +216,7 @@ class EngineBridge(QObject):
             backend = make_backend(llm or self.settings.llm)
             try:
                 async for step in backend.pull(model):
-                    progress(step)
+                    progress(pull_view(step))
             finally:
                 await backend.aclose()
             return model
@@ -210,12 +240,15 @@ class EngineBridge(QObject):
 
     # --- research runs ----------------------------------------------------------------------------
 
-    def runs(self) -> list[RunSummary]:
-        return self.store.runs()
+    def list_runs(self, on_done: Callable[[list[RunSummaryView]], None]) -> Op:
+        async def runs() -> list[RunSummaryView]:
+            return [summary_view(s) for s in await self._ws.runs()]
+
+        return self.loop.run(runs, on_done, self._fail("list runs"))
 
     def refresh_run(self, run_id: str) -> Op:
         """Read a run's latest saved state off the GUI thread (a long run's state can be large)."""
-        return self.loop.run_blocking(lambda: self.store.load(run_id), self.runChanged.emit, self._fail("load run"))
+        return self.loop.run(lambda: self._ws.load(run_id), self._emit_run, self._fail("load run"))
 
     def _run_command(self, what: str, command: Callable[[ResearchEngine], Any]) -> Op:
         self.busy.emit(what, True)
@@ -226,8 +259,7 @@ class EngineBridge(QObject):
         def done(state: object) -> None:
             self.busy.emit(what, False)
             if isinstance(state, RunState):
-                self.current_run = state.run_id
-                self.runChanged.emit(state)
+                self._emit_run(state)
 
         return self.loop.run(work, done, self._fail(what))
 
@@ -270,12 +302,16 @@ class EngineBridge(QObject):
     def export_report(self, run_id: str, out_dir: Path, on_done: Handler, fmt: str = "all") -> Op:
         """Write the report (one format, or "all" with the audit trail) into ``out_dir``."""
 
-        def export() -> dict[str, Path]:
-            state = self.store.load(run_id)
+        def export(engine: ResearchEngine) -> dict[str, Path]:
+            state = engine.load(run_id)
             if state.later.report is None:
                 raise ValueError("this run has no report yet")
             if fmt != "all":
                 return export_all(state.later.report, out_dir, formats=[fmt])
-            return export_all(state.later.report, out_dir, ev.audit_records(self.store.events(run_id)))
+            return export_all(state.later.report, out_dir, ev.audit_records(engine.events(run_id)))
 
-        return self.loop.run_blocking(export, on_done, self._fail("export"))
+        async def work() -> dict[str, Path]:
+            engine = self._ws.engine()  # on the loop, which owns it; the files are written in a worker thread
+            return await self._ws.in_thread(lambda: export(engine))
+
+        return self.loop.run(work, on_done, self._fail("export"))

@@ -140,7 +140,7 @@ async def _converse(engine: ResearchEngine, state: RunState, responder: Responde
     """Answer the checkpoints until the run stops, or the responder has nothing more to say."""
     while True:
         if out:
-            write_outputs(out, state, engine.store.events(state.run_id))
+            write_outputs(out, state, engine.events(state.run_id))
         if state.status != "waiting" or state.pending is None:
             return state
         if state.pending.kind == "answer":

@@ -1,6 +1,7 @@
 """The runner: drives a run step by step, persists after every step, publishes events, and takes the
-user's commands at the checkpoints. The CLI and the desktop bridge use only this class. It lives on one
-event loop, with the knowledge bases it reads (``KnowledgeBases``) and the LLM client."""
+user's commands at the checkpoints. The CLI and the desktop bridge command and read runs through this
+class (only ``rabbithole runs`` lists the store without one). It lives on one event loop, with the
+knowledge bases it reads (``KnowledgeBases``) and the LLM client."""
 
 from __future__ import annotations
 
@@ -81,6 +82,10 @@ class ResearchEngine:
 
     def load(self, run_id: str) -> RunState:
         return self.store.load(run_id)
+
+    def events(self, run_id: str) -> list[ev.Event]:
+        """Everything the run recorded, in order: its audit trail."""
+        return self.store.events(run_id)
 
     async def aclose(self) -> None:
         """Stop what runs (each run stays resumable) and close the knowledge bases the engine opened."""

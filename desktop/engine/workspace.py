@@ -1,16 +1,18 @@
-"""The window's workspace: the one owner of the knowledge bases, the LLM client and the research engine
-made of them, living on the engine's event loop. Every method is called on that loop; anything else
+"""The window's workspace: the one owner of the knowledge bases, the run store, the LLM client and the
+research engine made of them, living on the engine's event loop. Every method is called on that loop; anything else
 (the window's bridge) asks through it, so nothing is opened twice or closed while in use."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypeVar
 
 from desktop.engine import events as ev
 from desktop.engine.resources import KnowledgeBases, ThreadCalls
 from desktop.engine.runner import ResearchEngine
-from desktop.engine.store import RunStore
+from desktop.engine.state import RunState
+from desktop.engine.store import RunStore, RunSummary
 from desktop.kb.database import KnowledgeBase
 from desktop.llm.factory import make_backend
 from desktop.llm.protocol import LlmBackend
@@ -21,10 +23,10 @@ T = TypeVar("T")
 
 
 class Workspace:
-    def __init__(self, paths: AppPaths, settings: Settings, store: RunStore) -> None:
+    def __init__(self, paths: AppPaths, settings: Settings, runs_file: Path | None = None) -> None:
         self.paths = paths
         self.settings = settings
-        self.store = store
+        self.store = RunStore(runs_file or paths.runs_file)
         self.threads = ThreadCalls()
         self.kbs = KnowledgeBases(self._open_kb, self.threads)
         self._llm: LlmBackend | None = None
@@ -49,6 +51,16 @@ class Workspace:
                 self._engine.subscribe(subscriber)
         return self._engine
 
+    async def runs(self) -> list[RunSummary]:
+        return await self.threads.run(self.engine().runs)
+
+    async def load(self, run_id: str) -> RunState:
+        """A run's saved state, read in a worker thread (a long run's state is large)."""
+        return await self.threads.run(self.engine().load, run_id)
+
+    async def in_thread(self, fn: Callable[[], T]) -> T:
+        return await self.threads.run(fn)
+
     async def run(self, database: str, fn: Callable[[KnowledgeBase], T]) -> T:
         """``fn(kb)`` in a worker thread on the named knowledge base (opened once, here)."""
         return await self.kbs.use(database, fn)
@@ -66,6 +78,7 @@ class Workspace:
     async def aclose(self) -> None:
         await self._close()
         self.threads.shutdown()
+        self.store.close()
 
     async def _close(self) -> None:
         engine, llm, self._engine, self._llm = self._engine, self._llm, None, None

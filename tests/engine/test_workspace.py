@@ -134,11 +134,10 @@ def test_new_settings_stop_a_running_step_and_the_run_resumes(sample_paths, engi
                                                               research_llm, tmp_path: Path) -> None:
     paths, _ = sample_paths
     research_llm.once["RetrievalAnalysis"] = [replies.slow(10, research_llm.default("RetrievalAnalysis", "en", ""))]
-    store = RunStore(tmp_path / "runs.sqlite")
     events: list[ev.Event] = []
 
     async def main() -> tuple[str, float, int, str]:
-        ws = Workspace(paths, engine_settings, store)
+        ws = Workspace(paths, engine_settings, tmp_path / "runs.sqlite")
         ws.subscribe(events.append)
         run = asyncio.create_task(ws.engine().start(QUESTION_EN, "Sample"))
         while not any(isinstance(e, ev.ChunksRetrieved) for e in events):
@@ -155,7 +154,6 @@ def test_new_settings_stop_a_running_step_and_the_run_resumes(sample_paths, engi
         return stopped, waited, open_after, resumed.status
 
     stopped, waited, open_after, resumed = asyncio.run(main())
-    store.close()
     assert stopped == "cancelled" and waited < 5 and open_after == 0
     assert resumed == "waiting" and store_status(tmp_path, events[0].run_id) == "waiting"
 

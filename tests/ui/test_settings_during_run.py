@@ -99,9 +99,8 @@ def test_settings_applied_during_a_step_stop_it_and_the_run_resumes(
     assert any(isinstance(e, ev.RunStopped) and e.status == "cancelled" for e in events)
 
     qtbot.mouseClick(window.progress.resume, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: window.state is not None and window.state.pending is not None
-                    and window.state.pending.kind == "answer", timeout=WAIT_MS)
-    assert window.state.clarification.current.questions
+    qtbot.waitUntil(lambda: window.state is not None and window.state.waiting_for == "answer", timeout=WAIT_MS)
+    assert window.state.current_round.questions
     assert errors == [] and joins_on_gui_thread == []
 
 

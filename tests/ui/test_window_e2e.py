@@ -67,7 +67,7 @@ def _drop(target: Any, paths: list[Path]) -> None:
 
 
 def _pending(win: MainWindow, kind: str) -> bool:
-    return win.state is not None and win.state.pending is not None and win.state.pending.kind == kind
+    return win.state is not None and win.state.waiting_for == kind
 
 
 @pytest.mark.slow
@@ -95,7 +95,7 @@ def test_from_first_start_to_a_highlighted_citation(qtbot: Any, window: MainWind
     qtbot.mouseClick(window.chat.send, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: _pending(window, "answer"), timeout=SLOW_MS)
     assert window.tabs.currentWidget() is window.chat
-    assert window.state.clarification.current.questions[0] in window.chat.transcript.toPlainText()
+    assert window.state.current_round.questions[0] in window.chat.transcript.toPlainText()
     window.chat.input.setPlainText("Nur beruflich exponierte Erwachsene.")
     qtbot.mouseClick(window.chat.end, Qt.MouseButton.LeftButton)
 
@@ -106,8 +106,8 @@ def test_from_first_start_to_a_highlighted_citation(qtbot: Any, window: MainWind
     qtbot.mouseClick(window.plan.approve, Qt.MouseButton.LeftButton)
 
     # the report, with its answer and citations
-    qtbot.waitUntil(lambda: window.state is not None and window.state.later.report is not None, timeout=SLOW_MS)
-    report = window.state.later.report
+    qtbot.waitUntil(lambda: window.state is not None and window.state.report is not None, timeout=SLOW_MS)
+    report = window.state.report
     qtbot.waitUntil(lambda: window.tabs.currentWidget() is window.report, timeout=SLOW_MS)
     cited = next(c for c in report.citations if c.quote_verified and c.rects)
 
