@@ -8,7 +8,7 @@ import multiprocessing.process
 import shutil
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -19,10 +19,8 @@ from support.fake_ollama import FakeOllama
 from support.fake_ollama_replies import chat_model
 from support.research_llm import QUESTION_EN, ResearchLLM
 
-from desktop.bridge.bridge import EngineBridge
 from desktop.engine import events as ev
 from desktop.kb.databases import SAMPLE_DB
-from desktop.kb.vector_process import serve_vectors_from_child_process
 from desktop.paths import AppPaths
 from desktop.settings import Settings
 from desktop.ui.main_window import MainWindow
@@ -56,20 +54,11 @@ def joins_on_gui_thread(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 @pytest.fixture
-def window(qtbot: Any, sample_paths: tuple[AppPaths, Settings], app_paths: AppPaths,
-           slow_llm: tuple[FakeOllama, ResearchLLM]) -> Iterator[MainWindow]:
+def window(open_window: Callable[[str, str, float], MainWindow], sample_paths: tuple[AppPaths, Settings],
+           app_paths: AppPaths, slow_llm: tuple[FakeOllama, ResearchLLM]) -> MainWindow:
     sample, _ = sample_paths
-    shutil.copytree(sample.database_dir(SAMPLE_DB), app_paths.database_dir(SAMPLE_DB))
-    settings = Settings()
-    settings.llm.host, settings.llm.model, settings.llm.timeout_s = slow_llm[0].url, MODEL, 60
-    serve_vectors_from_child_process()  # as the window's composition root does (undone after each test)
-    bridge = EngineBridge(app_paths, settings)
-    win = MainWindow(bridge)
-    qtbot.addWidget(win)
-    win.show()
-    yield win
-    win.close()
-    bridge.shutdown()
+    shutil.copytree(sample.database_dir(SAMPLE_DB), app_paths.database_dir(SAMPLE_DB))  # built once a session
+    return open_window(slow_llm[0].url, MODEL, 60)
 
 
 def test_settings_applied_during_a_step_stop_it_and_the_run_resumes(

@@ -5,7 +5,7 @@ PDF viewer at the cited page with the quote highlighted. Real bridge, engine, kn
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,11 +18,7 @@ from support.fake_ollama_replies import chat_model
 from support.qt_text import anchor_point
 from support.research_llm import QUESTION_DE, ResearchLLM
 
-from desktop.bridge.bridge import EngineBridge
 from desktop.kb.databases import SAMPLE_DB
-from desktop.kb.vector_process import serve_vectors_from_child_process
-from desktop.paths import AppPaths
-from desktop.settings import Settings
 from desktop.ui.main_window import MainWindow
 
 MODEL = "research-test:latest"
@@ -36,17 +32,8 @@ def fake_llm() -> Iterator[FakeOllama]:
 
 
 @pytest.fixture
-def window(qtbot: Any, app_paths: AppPaths, fake_llm: FakeOllama) -> Iterator[MainWindow]:
-    settings = Settings()
-    settings.llm.host, settings.llm.model, settings.llm.timeout_s = fake_llm.url, MODEL, 20
-    serve_vectors_from_child_process()  # as the window's composition root does (undone after each test)
-    bridge = EngineBridge(app_paths, settings)
-    win = MainWindow(bridge)
-    qtbot.addWidget(win)
-    win.show()
-    yield win
-    win.close()
-    bridge.shutdown()
+def window(open_window: Callable[[str, str, float], MainWindow], fake_llm: FakeOllama) -> MainWindow:
+    return open_window(fake_llm.url, MODEL, 20)
 
 
 def _pdf(path: Path) -> Path:
