@@ -78,10 +78,13 @@ class EngineBridge(QObject):
         self._ws.subscribe(self.engineEvent.emit)
         self.engineEvent.connect(self._deliver)  # queued: runs on the GUI thread
         self._ingest_cancel: CancelToken | None = None
-        self.current_run: str | None = None
+        self.current_run: str | None = None  # the run the window shows
+        self._starting = False
 
     def _deliver(self, event: ev.Event) -> None:
         """An engine event as the views the window reads."""
+        if self._starting and event.run_id:
+            self._starting, self.current_run = False, event.run_id
         if (line := log_line(event)) is not None:
             self.logLine.emit(line)
         if isinstance(event, ev.PhaseStarted):
@@ -264,9 +267,11 @@ class EngineBridge(QObject):
         return self.loop.run(work, done, self._fail(what))
 
     def start_research(self, question: str, database: str) -> Op:
+        self._starting = True  # the new run's first event names it: from then on it is the shown run
         return self._run_command("research", lambda e: e.start(question, database))
 
     def resume(self, run_id: str) -> Op:
+        self.current_run = run_id
         return self._run_command("research", lambda e: e.resume(run_id))
 
     def answer(self, run_id: str, text: str | None, end: bool = False) -> Op:

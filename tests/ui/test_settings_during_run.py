@@ -73,6 +73,9 @@ def test_settings_applied_during_a_step_stop_it_and_the_run_resumes(
     window.chat.input.setPlainText(QUESTION_EN)
     qtbot.mouseClick(window.chat.send, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: any(isinstance(e, ev.ChunksRetrieved) for e in events), timeout=WAIT_MS)
+    # the new run is shown while its first step works, before the start command has returned
+    qtbot.waitUntil(lambda: window.state is not None and window.state.question == QUESTION_EN, timeout=WAIT_MS)
+    assert window.state.running and bridge.current_run == events[0].run_id
     # the analysis call now waits 30 s for the server: new settings arrive meanwhile
     dialog = SettingsDialog(bridge, bridge.settings, window)
     qtbot.addWidget(dialog)
