@@ -140,7 +140,8 @@ def _round(rnd: ClarifyRound, state: RunState) -> RoundView:
     chunks = state.clarification.chunks
     return RoundView(
         index=rnd.index, queries=tuple(rnd.queries),
-        new_chunks=tuple(ChunkView(c.chunk_id, c.doc, c.page, c.text) for cid in rnd.new_chunks if (c := chunks.get(cid))),
+        new_chunks=tuple(ChunkView(c.chunk_id, c.doc, c.page, c.text)
+                         for cid in rnd.new_chunks if (c := chunks.get(cid))),
         duplicates=rnd.duplicates, coverage=rnd.analysis.coverage if rnd.analysis else None,
         gaps=tuple(rnd.analysis.knowledge_gaps) if rnd.analysis else (), questions=tuple(rnd.questions),
         suggest_end=rnd.suggest_end, answer=rnd.answer)

@@ -14,8 +14,8 @@ from contextlib import suppress
 
 from desktop.engine import events as ev
 from desktop.engine import phase1, phase2, phase3, phase4, phase5, phase35
-from desktop.engine.state import RunState, now
 from desktop.engine.resources import KnowledgeBases
+from desktop.engine.state import RunState, now
 from desktop.engine.step import CALLS, StepContext, collect_call
 from desktop.engine.store import RunStore, RunSummary
 from desktop.kb.database import KnowledgeBase

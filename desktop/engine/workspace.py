@@ -1,6 +1,6 @@
 """The window's workspace: the one owner of the knowledge bases, the run store, the LLM client and the
-research engine made of them, living on the engine's event loop. Every method is called on that loop; anything else
-(the window's bridge) asks through it, so nothing is opened twice or closed while in use."""
+research engine made of them, living on the engine's event loop. Every method is called on that loop;
+anything else (the window's bridge) asks through it, so nothing is opened twice or closed while in use."""
 
 from __future__ import annotations
 

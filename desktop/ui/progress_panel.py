@@ -234,6 +234,7 @@ class ProgressPanel(QWidget):
     def _codes(self) -> dict[str, str]:
         return {"user_end": self.tr("ended by you"), "max_rounds": self.tr("the last round was reached"),
                 "token_budget": self.tr("the token budget was reached"),
-                "convergence": self.tr("nothing new was found"), "model_failed": self.tr("the model gave no usable answer"),
+                "convergence": self.tr("nothing new was found"),
+                "model_failed": self.tr("the model gave no usable answer"),
                 "auto": self.tr("automatic"), "done": self.tr("done"), "skipped": self.tr("skipped"),
                 "running": self.tr("running"), "pending": self.tr("pending")}

@@ -1047,32 +1047,32 @@ Datenordner: {0}</translation>
         <translation>nichts Neues gefunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="237"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="238"/>
         <source>the model gave no usable answer</source>
         <translation>das Modell gab keine brauchbare Antwort</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="238"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="239"/>
         <source>automatic</source>
         <translation>automatisch</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="238"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="239"/>
         <source>done</source>
         <translation>erledigt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="238"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="239"/>
         <source>skipped</source>
         <translation>übersprungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="239"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="240"/>
         <source>running</source>
         <translation>läuft</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="239"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="240"/>
         <source>pending</source>
         <translation>offen</translation>
     </message>

@@ -82,14 +82,16 @@ def test_kb_panel_in_german_with_plural_forms(qtbot: Any, german: None) -> None:
     assert status == ["1 Warnung", "2 Warnungen", "1.234 noch einzubetten", "bereit"]
 
     panel.set_ingesting(True)
-    panel.show_progress(progress_view(IngestProgress(stage="extract", files_done=1, files_total=1, pages_done=999, pages_total=1500)))
+    panel.show_progress(progress_view(IngestProgress(stage="extract", files_done=1, files_total=1, pages_done=999,
+                                                     pages_total=1500)))
     assert panel.progress_label.text().startswith("Einlesen: 1/1 Datei, 999/1.500 Seiten")
     panel.show_progress(progress_view(IngestProgress(stage="embed", embedded=1000, to_embed=2000, eta_s=75)))
     assert panel.progress_label.text() == "Einbetten: 1.000/2.000 Passagen (die Suche funktioniert bereits) · noch etwa 1:15"
 
     panel.show_report(report_view(IngestReport(database="Sample", files=[
         FileOutcome(path="/a.pdf", status="added"), FileOutcome(path="/b.pdf", status="added"),
-        FileOutcome(path="/c.pdf", status="duplicate"), FileOutcome(path="/d.txt", status="rejected", reason="kein PDF")])))
+        FileOutcome(path="/c.pdf", status="duplicate"),
+        FileOutcome(path="/d.txt", status="rejected", reason="kein PDF")])))
     assert panel.progress_label.text() == "2 hinzugefügt, 1 Duplikat, 1 abgelehnt"
     reports = [w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.windowTitle() == "Importbericht"]
     assert reports and "abgelehnt: d.txt — kein PDF" in reports[-1].text() and "Duplikat: c.pdf" in reports[-1].text()
