@@ -102,7 +102,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, object]:
         try:
             rows = await scenario(engine, events, QUESTION_DE if args.language == "de" else QUESTION_EN, args.rounds)
         finally:
-            engine.close()
+            await engine.aclose()
             await llm.aclose()
             store.close()
     total_wall = sum(r["wall_s"] for r in rows)

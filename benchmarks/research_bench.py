@@ -81,7 +81,7 @@ async def one_run(paths, settings: Settings, concurrency: int, delay: float) -> 
             state = await engine.approve(state.run_id)
             wall = time.perf_counter() - started
         finally:
-            engine.close()
+            await engine.aclose()
             await llm.aclose()
             store.close()
     later = events[mark:]

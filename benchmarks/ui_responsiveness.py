@@ -38,6 +38,7 @@ from support import fake_ollama_replies as replies  # noqa: E402
 from support.fake_ollama import FakeOllama  # noqa: E402
 from support.research_llm import QUESTION_DE  # noqa: E402
 
+from desktop.app import prepare_window_process  # noqa: E402
 from desktop.bridge.bridge import EngineBridge  # noqa: E402
 from desktop.kb.databases import SAMPLE_DB  # noqa: E402
 from desktop.paths import resolve_paths  # noqa: E402
@@ -133,6 +134,7 @@ def main() -> int:
     with FakeOllama([replies.chat_model(MODEL, "qwen3", 32768)], responder=script) as fake:
         settings = Settings()
         settings.llm.host, settings.llm.model = fake.url, MODEL
+        prepare_window_process()
         bridge = EngineBridge(resolve_paths(args.data_dir).ensure(), settings)
         window = MainWindow(bridge)
         window.resize(1500, 920)
@@ -167,7 +169,7 @@ def main() -> int:
 
         def pending(kind: str) -> bool:
             s = state()
-            return s is not None and s.pending is not None and s.pending.kind == kind
+            return s is not None and s.waiting_for == kind
 
         def research() -> None:
             window.chat.input.setPlainText(QUESTION_DE)
@@ -182,12 +184,12 @@ def main() -> int:
             elif pending("approve_plan") and window.plan.approve.isEnabled():
                 shot("4-plan")
                 window.plan.approve.click()
-            return s is not None and s.later.report is not None
+            return s is not None and s.report is not None
 
         result["research_run"] = measured(app, meter, research, until_report, 3600)
         wait_until(app, lambda: window.tabs.currentWidget() is window.report, 30)
         shot("5-report")
-        cited = next((c for c in state().later.report.citations if c.quote_verified and c.rects), None)
+        cited = next((c for c in state().report.citations if c.quote_verified and c.rects), None)
         if cited is not None:
             window.report.citationActivated.emit(cited)
             wait_until(app, lambda: window.viewer.current_page() == cited.page, 30)

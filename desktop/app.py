@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import multiprocessing
 import sys
@@ -37,6 +38,22 @@ def _log_to_file(paths) -> None:  # noqa: ANN001
     logging.getLogger().setLevel(logging.INFO)
 
 
+def prepare_window_process() -> None:
+    """Process-wide choices for the window's process, made once here rather than by a component.
+
+    The GUI thread shares the interpreter lock with the engine's threads: Chroma holds it through each
+    call, so its store runs in a child process; pure-Python work (indexing, stemming) hands the lock over
+    every millisecond instead of every five, so a Qt slot waits less for it. A full garbage collection
+    walks every object alive, the libraries' too (100-200 ms with Qt, Chroma and PyMuPDF loaded) and
+    holds the lock throughout: what exists at start-up is frozen out of it (call this after the imports).
+    """
+    from desktop.kb.vector_process import serve_vectors_from_child_process
+
+    serve_vectors_from_child_process()
+    sys.setswitchinterval(0.001)
+    gc.freeze()
+
+
 def run_window(data_dir: str | None = None, argv: list[str] | None = None) -> int:
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication, QMessageBox
@@ -64,6 +81,7 @@ def run_window(data_dir: str | None = None, argv: list[str] | None = None) -> in
     paths.ensure()
     _log_to_file(paths)
     i18n.install(app, settings.ui.language)
+    prepare_window_process()
     bridge = EngineBridge(paths, settings)
     windows: list[MainWindow] = []
 

@@ -1,15 +1,14 @@
 """EngineBridge: the one QObject between the window and the engine and knowledge bases.
 
 Everything slow runs on the engine's event loop thread (or a worker thread of it); results, engine
-events and ingestion progress come back as Qt signals on the GUI thread; failures become a message,
+events and ingestion progress come back as Qt signals on the GUI thread, as views (bridge/views.py,
+bridge/kb_views.py) the widgets read instead of the engine's own types; failures become a message,
 never a dead window.
 """
 
 from __future__ import annotations
 
-import gc
 import logging
-import sys
 import traceback
 from collections.abc import Callable
 from pathlib import Path
@@ -17,19 +16,20 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from desktop.bridge.kb_views import document_view, health_view, model_view, progress_view, pull_view, report_view
+from desktop.bridge.views import RunSummaryView, estimate_view, log_line, run_view, summary_view
 from desktop.bridge.worker import Handler, LoopThread, Op
 from desktop.engine import events as ev
 from desktop.engine.runner import CommandError, ResearchEngine
 from desktop.engine.state import RunState
-from desktop.engine.store import RunNotFound, RunStore, RunSummary
+from desktop.engine.store import RunNotFound
+from desktop.engine.workspace import Workspace
 from desktop.kb.database import KnowledgeBase, list_databases
 from desktop.kb.databases import SAMPLE_DB, delete_database, ensure_sample
 from desktop.kb.errors import KbError
-from desktop.kb.models import IngestReport, SearchFilter, SearchHit
+from desktop.kb.models import IngestReport
 from desktop.kb.progress import CancelToken
-from desktop.kb.vector_process import serve_vectors_from_child_process
 from desktop.llm.factory import make_backend
-from desktop.llm.protocol import LlmBackend
 from desktop.llm.types import LlmError
 from desktop.paths import AppPaths
 from desktop.report.export import export_all
@@ -37,6 +37,8 @@ from desktop.settings import LlmSettings, Settings, save_settings
 
 log = logging.getLogger(__name__)
 EXPECTED = (KbError, LlmError, CommandError, RunNotFound, OSError, ValueError)
+# Events after which the run's saved state has changed in a way the window shows (tasks, phase, plan)
+_REFRESH_ON = (ev.TaskStarted, ev.TaskDone, ev.PhaseStarted, ev.QuestionsAsked, ev.TodosProposed)
 
 
 def user_message(exc: BaseException) -> str:
@@ -48,36 +50,57 @@ def user_message(exc: BaseException) -> str:
 
 
 class EngineBridge(QObject):
-    engineEvent = Signal(object)  # desktop.engine.events.Event
-    runChanged = Signal(object)  # RunState after a command or a stop
-    ingestProgress = Signal(object)  # IngestProgress
-    ingestFinished = Signal(object)  # IngestReport
-    documentsChanged = Signal(str, object)  # database, list[DocumentInfo]
+    engineEvent = Signal(object)  # an engine event, from the loop to the GUI thread (the bridge's own use)
+    runChanged = Signal(object)  # RunView after a command, a step the window shows, or a stop
+    logLine = Signal(object)  # LogLine for the run's log
+    phaseStarted = Signal(str)
+    tokensUsed = Signal(int)  # the run's tokens so far
+    draftText = Signal(str, int)  # a piece of the answer being written, and which attempt it belongs to
+    estimateReady = Signal(object)  # EstimateView
+    ingestProgress = Signal(object)  # IngestProgressView
+    ingestFinished = Signal(object)  # IngestReportView
+    documentsChanged = Signal(str, object)  # database, list[DocumentView]
     databasesChanged = Signal(object)  # list[str]
-    llmHealth = Signal(object)  # desktop.llm.types.Health
+    llmHealth = Signal(object)  # HealthView
     error = Signal(str)  # a message for the user
     busy = Signal(str, bool)  # what is running, and whether it still is
 
+    sample_database = SAMPLE_DB
+
     def __init__(self, paths: AppPaths, settings: Settings) -> None:
         super().__init__()
-        # The GUI thread shares the interpreter lock with the engine's threads: Chroma holds it through
-        # each call, so it runs in a child process; pure-Python work (indexing, stemming) hands it over
-        # every millisecond instead of every five, so a Qt slot waits less for it.
-        # A full garbage collection walks every object alive, the libraries' too (100-200 ms with Qt,
-        # Chroma and PyMuPDF loaded) and holds the lock throughout: what exists at start-up is frozen
-        # out of it.
-        serve_vectors_from_child_process()
-        sys.setswitchinterval(0.001)
-        gc.freeze()
         self.paths = paths
-        self.settings = settings
+        self.settings = settings  # what the window shows and edits; the workspace has its own reference
         self.loop = LoopThread()
-        self.store = RunStore(paths.runs_file)
-        self._kbs: dict[str, KnowledgeBase] = {}
-        self._llm: LlmBackend | None = None
-        self._engine: ResearchEngine | None = None
+        # The knowledge bases, the run store, the LLM client and the engine belong to the workspace on
+        # the loop: the bridge only asks it, from coroutines on that loop.
+        self._ws = Workspace(paths, settings)
+        self._ws.subscribe(self.engineEvent.emit)
+        self.engineEvent.connect(self._deliver)  # queued: runs on the GUI thread
         self._ingest_cancel: CancelToken | None = None
-        self.current_run: str | None = None
+        self.current_run: str | None = None  # the run the window shows
+        self._starting = False
+
+    def _deliver(self, event: ev.Event) -> None:
+        """An engine event as the views the window reads."""
+        if self._starting and event.run_id:
+            self._starting, self.current_run = False, event.run_id
+        if (line := log_line(event)) is not None:
+            self.logLine.emit(line)
+        if isinstance(event, ev.PhaseStarted):
+            self.phaseStarted.emit(event.phase)
+        elif isinstance(event, ev.TokenUsage):
+            self.tokensUsed.emit(event.total.total_tokens)
+        elif isinstance(event, ev.SynthesisTokens):
+            self.draftText.emit(event.text, event.attempt)
+        elif isinstance(event, ev.EstimateReady):
+            self.estimateReady.emit(estimate_view(event))
+        if isinstance(event, _REFRESH_ON) and self.current_run == event.run_id:
+            self.refresh_run(event.run_id)
+
+    def _emit_run(self, state: RunState) -> None:
+        self.current_run = state.run_id
+        self.runChanged.emit(run_view(state))
 
     # --- plumbing -------------------------------------------------------------------------------
 
@@ -88,38 +111,20 @@ class EngineBridge(QObject):
 
         return handle
 
-    def _kb(self, name: str) -> KnowledgeBase:
-        if name not in self._kbs:
-            self._kbs[name] = KnowledgeBase.open(self.paths, self.settings, name)
-        return self._kbs[name]
-
-    def _engine_on_loop(self) -> ResearchEngine:
-        """Created on the loop thread: the LLM client belongs to that loop."""
-        if self._engine is None:
-            self._llm = make_backend(self.settings.llm)
-            self._engine = ResearchEngine(self.store, self._llm, self._kb, self.settings.research)
-            self._engine.subscribe(self.engineEvent.emit)
-        return self._engine
+    def _on_kb(self, name: str, fn: Callable[[KnowledgeBase], Any], on_done: Handler | None, what: str) -> Op:
+        """``fn(kb)`` in a worker thread of the workspace, its result to ``on_done`` on the GUI thread."""
+        return self.loop.run(lambda: self._ws.run(name, fn), on_done, self._fail(what))
 
     def shutdown(self) -> None:
+        """Close everything on the loop (runs stay resumable), then stop it; the GUI thread only waits
+        here, when the window is gone."""
         if self._ingest_cancel:
             self._ingest_cancel.cancel()
-        if self._engine is not None:
-            engine, llm = self._engine, self._llm
-
-            async def close() -> None:  # on the loop: tasks are cancelled from their own thread
-                engine.cancel_all()
-                if llm is not None:
-                    await llm.aclose()
-
-            try:
-                self.loop.call(close, timeout=5)
-            except Exception:  # closing is best effort; the process ends anyway
-                log.exception("closing the LLM client")
+        try:
+            self.loop.call(self._ws.aclose, timeout=15)
+        except Exception:  # closing is best effort; the process ends anyway
+            log.exception("closing the workspace")
         self.loop.stop()
-        for kb in self._kbs.values():
-            kb.close()
-        self.store.close()
 
     # --- knowledge bases ------------------------------------------------------------------------
 
@@ -127,59 +132,57 @@ class EngineBridge(QObject):
         return list_databases(self.paths)
 
     def load_documents(self, name: str) -> Op:
-        return self.loop.run_blocking(lambda: self._kb(name).documents(),
-                                      lambda docs: self.documentsChanged.emit(name, docs), self._fail("documents"))
+        return self._on_kb(name, lambda kb: [document_view(d) for d in kb.documents()],
+                           lambda docs: self.documentsChanged.emit(name, docs), "documents")
 
     def create_database(self, name: str, embedder: str | None = None) -> Op:
         def create() -> list[str]:
             KnowledgeBase.open(self.paths, self.settings, name, create=True, embedder=embedder).close()
             return self.databases()
 
-        return self.loop.run_blocking(create, self.databasesChanged.emit, self._fail("create database"))
+        return self.loop.run(lambda: self._ws.without(name, create), self.databasesChanged.emit,
+                             self._fail("create database"))
 
     def delete_database(self, name: str) -> Op:
         def delete() -> list[str]:
-            kb = self._kbs.pop(name, None)
-            if kb is not None:
-                kb.close()
             delete_database(self.paths, self.settings, name)
             return self.databases()
 
-        return self.loop.run_blocking(delete, self.databasesChanged.emit, self._fail("delete database"))
+        return self.loop.run(lambda: self._ws.without(name, delete), self.databasesChanged.emit,
+                             self._fail("delete database"))
 
     def ingest(self, name: str, files: list[Path]) -> Op:
         """Add files or folders; progress and the report arrive as signals; cancel with cancel_ingest."""
         token = self._ingest_cancel = CancelToken()
         self.busy.emit("ingest", True)
+        progress = lambda p: self.ingestProgress.emit(progress_view(p))  # noqa: E731 - from a worker thread
 
-        def work() -> IngestReport:
-            if name == SAMPLE_DB and not files:
-                return ensure_sample(self.paths, self.settings, self.ingestProgress.emit, token) or IngestReport(database=name)
-            return self._kb(name).ingest(files, progress=self.ingestProgress.emit, cancel=token)
+        async def work() -> IngestReport:
+            if name == SAMPLE_DB and not files:  # the sample builds with handles of its own
+                report = await self._ws.without(name, lambda: ensure_sample(self.paths, self.settings, progress,
+                                                                             token))
+                return report or IngestReport(database=name)
+            return await self._ws.run(name, lambda kb: kb.ingest(files, progress=progress, cancel=token))
 
         def done(report: IngestReport) -> None:
             self.busy.emit("ingest", False)
-            self.ingestFinished.emit(report)
+            self.ingestFinished.emit(report_view(report))
             self.databasesChanged.emit(self.databases())  # a first ingest creates the database
             self.load_documents(name)
 
-        return self.loop.run_blocking(work, done, self._fail("ingest"))
+        return self.loop.run(work, done, self._fail("ingest"))
 
     def cancel_ingest(self) -> None:
         if self._ingest_cancel is not None:
             self._ingest_cancel.cancel()
 
     def remove_document(self, name: str, doc_id: str) -> Op:
-        return self.loop.run_blocking(lambda: self._kb(name).remove_document(doc_id),
-                                      lambda _: self.load_documents(name), self._fail("remove document"))
+        return self._on_kb(name, lambda kb: kb.remove_document(doc_id), lambda _: self.load_documents(name),
+                           "remove document")
 
     def set_meta(self, name: str, doc_id: str, key: str, value: str) -> Op:
-        return self.loop.run_blocking(lambda: self._kb(name).set_meta(doc_id, key, value),
-                                      lambda _: self.load_documents(name), self._fail("set metadata"))
-
-    def search(self, name: str, query: str, on_done: Callable[[list[SearchHit]], None], k: int = 10,
-               filt: SearchFilter | None = None) -> Op:
-        return self.loop.run_blocking(lambda: self._kb(name).search(query, k=k, filt=filt), on_done, self._fail("search"))
+        return self._on_kb(name, lambda kb: kb.set_meta(doc_id, key, value), lambda _: self.load_documents(name),
+                           "set metadata")
 
     # --- the LLM --------------------------------------------------------------------------------
 
@@ -191,7 +194,7 @@ class EngineBridge(QObject):
         async def health() -> Any:
             backend = make_backend(llm or self.settings.llm)
             try:
-                return await backend.health()
+                return health_view(await backend.health())
             finally:
                 await backend.aclose()
 
@@ -201,7 +204,7 @@ class EngineBridge(QObject):
         async def models() -> Any:
             backend = make_backend(llm or self.settings.llm)
             try:
-                return await backend.list_models()
+                return [model_view(m) for m in await backend.list_models()]
             finally:
                 await backend.aclose()
 
@@ -216,52 +219,59 @@ class EngineBridge(QObject):
             backend = make_backend(llm or self.settings.llm)
             try:
                 async for step in backend.pull(model):
-                    progress(step)
+                    progress(pull_view(step))
             finally:
                 await backend.aclose()
             return model
 
         return self.loop.run(pull, on_done, lambda exc: on_error(user_message(exc)))
 
-    def apply_settings(self, settings: Settings) -> None:
-        """Save and use new settings; the engine and knowledge bases reopen with them."""
+    def apply_settings(self, settings: Settings) -> Op:
+        """Save and use new settings. On the loop, a running step is cancelled and awaited (the run
+        stays resumable) and an ingestion stopped before the LLM client and the knowledge bases close;
+        they reopen with the new settings on their next use."""
         save_settings(self.paths, settings)
         self.settings = settings
-        old_llm, self._engine, self._llm = self._llm, None, None
-        for kb in self._kbs.values():
-            kb.close()
-        self._kbs.clear()
-        if old_llm is not None:
-            self.loop.run(old_llm.aclose)
-        self.check_llm()
+        self.cancel_ingest()
+
+        def applied(_: object) -> None:
+            if self.current_run:
+                self.refresh_run(self.current_run)  # a run that was stopped shows as resumable
+            self.check_llm()
+
+        return self.loop.run(lambda: self._ws.apply(settings), applied, self._fail("apply settings"))
 
     # --- research runs ----------------------------------------------------------------------------
 
-    def runs(self) -> list[RunSummary]:
-        return self.store.runs()
+    def list_runs(self, on_done: Callable[[list[RunSummaryView]], None]) -> Op:
+        async def runs() -> list[RunSummaryView]:
+            return [summary_view(s) for s in await self._ws.runs()]
+
+        return self.loop.run(runs, on_done, self._fail("list runs"))
 
     def refresh_run(self, run_id: str) -> Op:
         """Read a run's latest saved state off the GUI thread (a long run's state can be large)."""
-        return self.loop.run_blocking(lambda: self.store.load(run_id), self.runChanged.emit, self._fail("load run"))
+        return self.loop.run(lambda: self._ws.load(run_id), self._emit_run, self._fail("load run"))
 
     def _run_command(self, what: str, command: Callable[[ResearchEngine], Any]) -> Op:
         self.busy.emit(what, True)
 
         async def work() -> Any:
-            return await command(self._engine_on_loop())
+            return await command(self._ws.engine())
 
         def done(state: object) -> None:
             self.busy.emit(what, False)
             if isinstance(state, RunState):
-                self.current_run = state.run_id
-                self.runChanged.emit(state)
+                self._emit_run(state)
 
         return self.loop.run(work, done, self._fail(what))
 
     def start_research(self, question: str, database: str) -> Op:
+        self._starting = True  # the new run's first event names it: from then on it is the shown run
         return self._run_command("research", lambda e: e.start(question, database))
 
     def resume(self, run_id: str) -> Op:
+        self.current_run = run_id
         return self._run_command("research", lambda e: e.resume(run_id))
 
     def answer(self, run_id: str, text: str | None, end: bool = False) -> Op:
@@ -290,20 +300,23 @@ class EngineBridge(QObject):
 
     def cancel_run(self, run_id: str) -> None:
         async def cancel() -> None:
-            self._engine_on_loop().cancel(run_id)
+            self._ws.engine().cancel(run_id)
 
         self.loop.run(cancel, None, self._fail("cancel"))
 
     def export_report(self, run_id: str, out_dir: Path, on_done: Handler, fmt: str = "all") -> Op:
         """Write the report (one format, or "all" with the audit trail) into ``out_dir``."""
 
-        def export() -> dict[str, Path]:
-            state = self.store.load(run_id)
+        def export(engine: ResearchEngine) -> dict[str, Path]:
+            state = engine.load(run_id)
             if state.later.report is None:
                 raise ValueError("this run has no report yet")
             if fmt != "all":
                 return export_all(state.later.report, out_dir, formats=[fmt])
-            events = (ev.EVENT_ADAPTER.dump_python(e, mode="json") for e in self.store.events(run_id))
-            return export_all(state.later.report, out_dir, events)
+            return export_all(state.later.report, out_dir, ev.audit_records(engine.events(run_id)))
 
-        return self.loop.run_blocking(export, on_done, self._fail("export"))
+        async def work() -> dict[str, Path]:
+            engine = self._ws.engine()  # on the loop, which owns it; the files are written in a worker thread
+            return await self._ws.in_thread(lambda: export(engine))
+
+        return self.loop.run(work, on_done, self._fail("export"))

@@ -82,10 +82,6 @@ class LoopThread:
         future.add_done_callback(finished)
         return Op(future)
 
-    def run_blocking(self, fn: Callable[[], Any], on_done: Handler | None = None, on_error: Handler | None = None) -> Op:
-        """A plain function (a search, an ingest) in a worker thread of the loop."""
-        return self.run(lambda: asyncio.to_thread(fn), on_done, on_error)
-
     def call(self, work: Callable[[], Awaitable[Any]], timeout: float | None = None) -> Any:
         """Wait for a coroutine's result (tests and shutdown only: never from a GUI handler)."""
         return asyncio.run_coroutine_threadsafe(work(), self.loop).result(timeout)

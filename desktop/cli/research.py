@@ -14,7 +14,7 @@ from pathlib import Path
 
 from desktop.cli.console import emit_json, err
 from desktop.cli.kb import open_kb
-from desktop.cli.research_io import Answers, EventPrinter, Responder, summary, write_outputs
+from desktop.cli.research_io import Answers, EventPrinter, OutputError, Responder, summary, write_outputs
 from desktop.engine.runner import CommandError, ResearchEngine
 from desktop.engine.state import RunState
 from desktop.engine.store import RunNotFound, RunStore
@@ -75,7 +75,7 @@ def cmd_research(args: argparse.Namespace, paths: AppPaths, settings: Settings) 
     responder = Responder.make(args.answers, args.auto)
     try:
         state = asyncio.run(_session(args, paths, settings, responder))
-    except (LlmError, CommandError, RunNotFound) as exc:
+    except (LlmError, CommandError, RunNotFound, OutputError) as exc:
         err(f"error: {exc}")
         return 1
     if args.json:
@@ -122,7 +122,7 @@ async def _session(args: argparse.Namespace, paths: AppPaths, settings: Settings
     finally:
         with suppress(NotImplementedError, RuntimeError):
             loop.remove_signal_handler(signal.SIGINT)
-        engine.close()
+        await engine.aclose()
         await llm.aclose()
         store.close()
 
@@ -140,7 +140,7 @@ async def _converse(engine: ResearchEngine, state: RunState, responder: Responde
     """Answer the checkpoints until the run stops, or the responder has nothing more to say."""
     while True:
         if out:
-            write_outputs(out, state, engine.store.events(state.run_id))
+            write_outputs(out, state, engine.events(state.run_id))
         if state.status != "waiting" or state.pending is None:
             return state
         if state.pending.kind == "answer":

@@ -4,6 +4,7 @@ works, and the files written into --out."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ from desktop.engine import events as ev
 from desktop.engine.narrate import describe
 from desktop.engine.phase2 import show
 from desktop.engine.state import RunState
-from desktop.report.export import export_all
+from desktop.report.export import ExportError, export_all, write_atomic, write_audit
 
 Answers = str | None
 
@@ -147,18 +148,29 @@ def summary(state: RunState) -> dict[str, Any]:
     }
 
 
+class OutputError(RuntimeError):
+    """A report format could not be written; the message names the files that were."""
+
+
 def write_outputs(out: Path, state: RunState, events: list[ev.Event]) -> None:
     """The run as files: state.json, plan.json/plan.md, audit.jsonl (every event: queries, retrieved
-    chunks, prompts, raw answers, decisions) and, once the run is done, the report in every format."""
+    chunks, prompts, raw answers, decisions), summary.json and, once the run is done, the report in
+    every format. The report comes last: a format that cannot be written costs nothing else."""
     out.mkdir(parents=True, exist_ok=True)
-    if state.later.report is not None:
-        export_all(state.later.report, out, (json.loads(e.model_dump_json()) for e in events))
-    (out / "state.json").write_text(state.model_dump_json(indent=2), encoding="utf-8")
+    written = [write_atomic(out / "state.json", _text(state.model_dump_json(indent=2)))]
     if state.plan:
-        (out / "plan.json").write_text(state.plan.model_dump_json(indent=2), encoding="utf-8")
-        (out / "plan.md").write_text(f"# {state.question}\n\n{show(state.plan)}\n", encoding="utf-8")
-    if state.later.report is None:  # once done, export_all writes it with the report
-        with open(out / "audit.jsonl", "w", encoding="utf-8") as fh:
-            for event in events:
-                fh.write(event.model_dump_json() + "\n")
-    (out / "summary.json").write_text(json.dumps(summary(state), indent=2, ensure_ascii=False), encoding="utf-8")
+        written.append(write_atomic(out / "plan.json", _text(state.plan.model_dump_json(indent=2))))
+        written.append(write_atomic(out / "plan.md", _text(f"# {state.question}\n\n{show(state.plan)}\n")))
+    written.append(write_audit(out, ev.audit_records(events)))
+    written.append(write_atomic(out / "summary.json", _text(json.dumps(summary(state), indent=2, ensure_ascii=False))))
+    if state.later.report is None:
+        return
+    try:
+        export_all(state.later.report, out)
+    except ExportError as exc:
+        names = ", ".join(p.name for p in [*written, *exc.written.values()])
+        raise OutputError(f"{exc}. Written to {out}: {names}") from exc
+
+
+def _text(content: str) -> Callable[[Path], None]:
+    return lambda path: path.write_text(content, encoding="utf-8", newline="\n")

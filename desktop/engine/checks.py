@@ -60,10 +60,11 @@ def in_language(texts: Iterable[str], language: str) -> list[str]:
 
 
 def language_check(language: str, texts: Callable[[object], list[str]]) -> Callable[[object], str | None]:
-    """A check for structured answers: their prose must be in the run's language."""
+    """A check for structured answers: their prose must be in the run's language, each text of it long
+    enough to tell (judged together, two German gaps outvoted two English ones)."""
 
     def check(value: object) -> str | None:
-        found = foreign(" ".join(texts(value)), language)
+        found = next((f for t in texts(value) if (f := foreign(t, language)) is not None), None)
         if found is None:
             return None
         return WRONG_LANGUAGE.format(found=LANGUAGE_NAMES.get(found, found),
@@ -95,7 +96,7 @@ def subject_overlap(question: str, excerpts: list[str], share: float = 0.4) -> t
     two), with those terms; None when no excerpt does. A plan that calls the question unanswerable with
     such an excerpt in view is overruled (asking the model again cost a minute on a CPU and changed
     nothing when tried)."""
-    language = detect_language(question)
+    language = detect_language(question, evidence=1)
     wanted = _terms(question, language)
     if len(wanted) < 2:
         return None

@@ -3,7 +3,7 @@ receive them as they happen; the store keeps them as the run's append-only log a
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -233,6 +233,11 @@ Event = Annotated[
     Field(discriminator="type"),
 ]
 EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+
+
+def audit_records(events: Iterable[Event]) -> Iterator[dict[str, Any]]:
+    """The events as the audit trail's JSON objects (one place decides their shape)."""
+    return (EVENT_ADAPTER.dump_python(e, mode="json") for e in events)
 Subscriber = Callable[[Event], None]
 
 

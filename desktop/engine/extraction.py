@@ -209,7 +209,7 @@ async def read_batch(ctx: StepContext, task: Todo, items: list[WorkItem], new_id
     _merge(readings, answer)
     turns = 1
     while answer.requests and turns <= s.context_turns:
-        new, notes = await asyncio.to_thread(reader.serve, answer.requests, s.requests_per_turn)
+        new, notes = await ctx.in_thread(reader.serve, answer.requests, s.requests_per_turn)
         follow = P.EXTRACT_MORE.format(
             served="\n\n".join(src.block() for src in new) or "(nothing)",
             notes="".join(n + "\n" for n in notes) + ("\n" if notes else ""),

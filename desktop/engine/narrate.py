@@ -1,55 +1,129 @@
-"""One line per event that a person wants to see while a run works (the terminal and the window
-both show these; LLM calls and streamed tokens are left to the audit trail)."""
+"""One line per event that a person wants to see while a run works (LLM calls and streamed tokens are
+left to the audit trail).
+
+An event becomes a ``Narration``: a key saying which line it is and the values it shows. The terminal
+writes it with the English templates here (``describe``); the window has a translated template for
+every key, so its log speaks the window's language.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from desktop.engine import events as ev
 
+Value = str | int | float | bool | tuple[str, ...]
 
-def describe(event: ev.Event) -> str | None:
+
+@dataclass(frozen=True)
+class Narration:
+    key: str
+    values: dict[str, Value] = field(default_factory=dict)
+
+
+# Value names with a meaning beyond their type: a share is shown as a percentage, a duration in the
+# largest fitting unit, a list joined with " | ".
+SHARES = frozenset({"coverage"})
+DURATIONS = frozenset({"duration"})
+
+ENGLISH: dict[str, str] = {
+    "phase_started": "— {phase} —",
+    "queries_generated": "round {round} queries: {queries}",
+    "chunks_retrieved": "retrieved {new} new chunks ({duplicates} seen before)",
+    "coverage_updated": "coverage {coverage}, {gaps} gaps",
+    "clarification_ended": "clarification ended ({reason}); research queries: {queries}",
+    "task_started": "task {task_id}: {task} ({chunks} chunks to read)",
+    "finding_added": "  {finding} tier {tier}: {doc} p. {page}, {verified}/{quotes} quotes verified",
+    "reference_followed": "  following '{reference}' → {doc} p. {page} (depth {depth})",
+    "task_done": "task {task_id} {status}: {findings} findings",
+    "drift_filtered": "drift filter: {kept} kept, {filtered} filtered",
+    "quality_checked": "quality {total}/400",
+    "quality_checked_revising": "quality {total}/400 — revising once",
+    "report_ready": "report ready: {citations} citations, quality {quality}/400",
+    "evidence_report_ready": "evidence report ready (the model wrote no usable answer): {citations} citations",
+    "estimate_ready": "estimate: the research and report take about {duration} here ({calls} LLM calls; the server "
+                      "reads {read_tps} and writes {write_tps} tokens/s)",
+    "estimate_ready_budget": "estimate: the research and report take about {duration} here ({calls} LLM calls; the "
+                             "server reads {read_tps} and writes {write_tps} tokens/s; reads {excerpts} of up to "
+                             "{allowed} excerpts within the time budget)",
+    "request_failed": "LLM request failed ({purpose}): {error}",
+    "token_usage": "  [{purpose}: {prompt}+{answer} tokens, {seconds}s]",
+    "warning": "warning: {message}",
+    "error": "error: {message}",
+    "run_stopped": "{message}",
+}
+IN_LOG = frozenset(ENGLISH) - {"token_usage"}  # what the window's log shows (tokens have their own counter)
+
+
+def narrate(event: ev.Event) -> Narration | None:
+    """The line ``event`` stands for, or None when it is only for the audit trail."""
     match event:
         case ev.PhaseStarted(phase=phase):
-            return f"— {phase} —"
+            return Narration("phase_started", {"phase": phase})
         case ev.QueriesGenerated(round=r, queries=queries):
-            return f"round {r} queries: " + " | ".join(queries)
+            return Narration("queries_generated", {"round": r, "queries": tuple(queries)})
         case ev.ChunksRetrieved(new=n, duplicates=d):
-            return f"retrieved {n} new chunks ({d} seen before)"
+            return Narration("chunks_retrieved", {"new": n, "duplicates": d})
         case ev.CoverageUpdated(coverage=c, gaps=g):
-            return f"coverage {c:.0%}, {len(g)} gaps"
+            return Narration("coverage_updated", {"coverage": c, "gaps": len(g)})
         case ev.ClarificationEnded(reason=why, research_queries=queries):
-            return f"clarification ended ({why.replace('_', ' ')}); research queries: " + " | ".join(queries)
+            return Narration("clarification_ended", {"reason": why, "queries": tuple(queries)})
         case ev.TaskStarted(task_id=t, task=task, chunks=n):
-            return f"task {t}: {task} ({n} chunks to read)"
+            return Narration("task_started", {"task_id": t, "task": task, "chunks": n})
         case ev.FindingAdded(finding_id=f, tier=tier, doc=doc, page=page, verified=v, quotes=q):
-            return f"  {f} tier {tier}: {doc} p. {page}, {v}/{q} quotes verified"
+            return Narration("finding_added", {"finding": f, "tier": tier, "doc": doc, "page": page, "verified": v,
+                                               "quotes": q})
         case ev.ReferenceFollowed(reference=r, doc=doc, page=page, depth=d):
-            return f"  following '{r}' → {doc} p. {page} (depth {d})"
+            return Narration("reference_followed", {"reference": r, "doc": doc, "page": page, "depth": d})
         case ev.TaskDone(task_id=t, status=status, findings=n):
-            return f"task {t} {status}: {n} findings"
+            return Narration("task_done", {"task_id": t, "status": status, "findings": n})
         case ev.DriftFiltered(kept=k, filtered=f):
-            return f"drift filter: {k} kept, {f} filtered"
+            return Narration("drift_filtered", {"kept": k, "filtered": f})
         case ev.QualityChecked(total=total, revision_needed=r):
-            return f"quality {total}/400" + (" — revising once" if r else "")
-        case ev.ReportReady(citations=c, quality=q, kind="evidence"):
-            return f"evidence report ready (the model wrote no usable answer): {c} citations"
+            return Narration("quality_checked_revising" if r else "quality_checked", {"total": total})
+        case ev.ReportReady(citations=c, kind="evidence"):
+            return Narration("evidence_report_ready", {"citations": c})
         case ev.ReportReady(citations=c, quality=q):
-            return f"report ready: {c} citations, quality {q}/400"
+            return Narration("report_ready", {"citations": c, "quality": q})
         case ev.EstimateReady(seconds=s, llm_calls=n, prompt_tps=p, answer_tps=a, excerpts=read, excerpts_allowed=allowed):
-            budget = f"; reads {read} of up to {allowed} excerpts within the time budget" if read < allowed else ""
-            return (f"estimate: the research and report take about {_duration(s)} here ({n} LLM calls; the server "
-                    f"reads {p:.0f} and writes {a:.0f} tokens/s{budget})")
+            key = "estimate_ready_budget" if read < allowed else "estimate_ready"
+            return Narration(key, {"duration": s, "calls": n, "read_tps": round(p), "write_tps": round(a),
+                                   "excerpts": read, "allowed": allowed})
         case ev.RequestFailed(purpose=p, error=e):
-            return f"LLM request failed ({p}): {e}"
+            return Narration("request_failed", {"purpose": p, "error": e})
         case ev.TokenUsage(purpose=p, call=u):
-            return f"  [{p}: {u.prompt_tokens}+{u.completion_tokens} tokens, {u.seconds:.1f}s]"
-        case ev.Warning(message=m) | ev.Error(message=m):
-            return f"{event.type}: {m}"
+            return Narration("token_usage", {"purpose": p, "prompt": u.prompt_tokens, "answer": u.completion_tokens,
+                                             "seconds": round(u.seconds, 1)})
+        case ev.Warning(message=m):
+            return Narration("warning", {"message": m})
+        case ev.Error(message=m):
+            return Narration("error", {"message": m})
         case ev.RunStopped(message=m):
-            return m
+            return Narration("run_stopped", {"message": m})
     return None
 
 
-def _duration(seconds: float) -> str:
+def describe(event: ev.Event) -> str | None:
+    """The line in English, for the terminal."""
+    line = narrate(event)
+    if line is None:
+        return None
+    return ENGLISH[line.key].format(**{k: _english(k, v) for k, v in line.values.items()})
+
+
+def _english(name: str, value: Value) -> str:
+    if isinstance(value, tuple):
+        return " | ".join(value)
+    if name in SHARES and isinstance(value, float):
+        return f"{value:.0%}"
+    if name in DURATIONS and isinstance(value, int | float):
+        return duration(value)
+    if isinstance(value, str):
+        return value.replace("_", " ") if name in ("reason", "status") else value
+    return str(value)
+
+
+def duration(seconds: float) -> str:
     if seconds < 90:
         return f"{seconds:.0f} s"
     if seconds < 5400:

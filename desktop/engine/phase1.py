@@ -31,7 +31,7 @@ def documents_language(ctx: StepContext, default: str) -> str:
 
 async def start(ctx: StepContext) -> str:
     state = ctx.state
-    state.language = detect_language(state.question, default=state.language)
+    state.language = detect_language(state.question, default=state.language, evidence=1)
     state.doc_language = documents_language(ctx, state.language)
     state.clarification.rounds = [ClarifyRound(index=1)]
     ctx.emit(ev.PhaseStarted(phase="clarify"))

@@ -155,7 +155,7 @@ async def _follow(ctx: StepContext, run: TaskRun, finding: Finding) -> None:
     text = "\n".join([q.display or q.proposed for q in finding.verified_quotes] + finding.references)
     if not text.strip():
         return
-    resolved = await asyncio.to_thread(ctx.kb.references, text, finding.doc_id)
+    resolved = await ctx.in_thread(ctx.kb.references, text, finding.doc_id)
     queued = {w.chunk_id for w in run.queue} | set(research.visited)
     for ref in resolved:
         for target in ref.targets:

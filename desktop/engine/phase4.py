@@ -17,7 +17,7 @@ from desktop.engine import prompts as P
 from desktop.engine.checks import distinct, language_check
 from desktop.engine.quotes import verify_quote
 from desktop.engine.research_state import Finding
-from desktop.engine.schemas import QualityAnswer, Statement, SynthesisAnswer
+from desktop.engine.schemas import LINE_CHARS, SHORT_CHARS, QualityAnswer, Statement, SynthesisAnswer
 from desktop.engine.sentences import sentences
 from desktop.engine.support import supporting
 from desktop.engine.step import StepContext
@@ -105,12 +105,21 @@ def _plain(text: str) -> str:
     return " ".join(_ANY_MARKER.sub("", text).split())
 
 
-def _with_markers(statement: Statement, numbers: list[int]) -> str:
+def _uncut(raw: str, limit: int) -> str:
+    """The text as shown: one the server's grammar stopped at the schema's length limit ends mid-word
+    (seen: "… die Messwerte der Messs"); it is cut back to its last whole word and the cut marked."""
+    text = _plain(raw)
+    if len(raw) < limit or text[-1:] in (".", "!", "?", ")", "“", "”", '"') or " " not in text:
+        return text
+    return text.rsplit(" ", 1)[0].rstrip(",;:–-") + " …"
+
+
+def _with_markers(text: str, numbers: list[int]) -> str:
     """'First sentence [1][3]. Second sentence [1][3].' — each sentence of the statement carries its
     sources, the markers before the closing full stop, as a reader expects them."""
     markers = "".join(f"[{n}]" for n in numbers)
     out = []
-    for sentence in sentences(_plain(statement.text)):
+    for sentence in sentences(text):
         if sentence[-1:] in (".", "!", "?"):
             out.append(f"{sentence[:-1]} {markers}{sentence[-1]}")
         else:
@@ -129,7 +138,7 @@ def render(answer: SynthesisAnswer, sources: list[str], language: str) -> tuple[
     def cited(statements: list[Statement]) -> list[str]:
         out = []
         for s in statements:
-            text = _plain(s.text)
+            text = _uncut(s.text, LINE_CHARS)
             if not text or text.endswith("?") or distinct([*said, text]) == said:
                 continue  # empty, a question (seen: a 1.5B model citing the question back), or said already
             numbers = supporting(text, _cited(s, len(sources)), sources, language)
@@ -137,7 +146,7 @@ def render(answer: SynthesisAnswer, sources: list[str], language: str) -> tuple[
                 uncited.append(text)
                 continue
             said.append(text)
-            out.append(_with_markers(s, numbers))
+            out.append(_with_markers(text, numbers))
         return out
 
     lead, details = cited(answer.answer), cited(answer.details)
@@ -146,7 +155,7 @@ def render(answer: SynthesisAnswer, sources: list[str], language: str) -> tuple[
     parts = [" ".join(lead)]
     if details:
         parts.append("\n".join(f"- {d}" for d in details))
-    open_points = [o for o in distinct(_plain(o) for o in answer.open) if distinct([*said, o]) != said]
+    open_points = [o for o in distinct(_uncut(o, SHORT_CHARS) for o in answer.open) if distinct([*said, o]) != said]
     if open_points:
         heading = LABELS["de" if language == "de" else "en"]["open_points"]
         parts.append(f"**{heading}:**\n" + "\n".join(f"- {o}" for o in open_points))

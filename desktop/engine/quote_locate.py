@@ -42,7 +42,8 @@ class _PageWords:
     flat: Mapped  # without hyphens inside words: "self-\nregulatory" may be quoted with or without
     owner: list[int]  # word index per character of the joined text, -1 for separators
     words: list[_Word]
-    bounds: pymupdf.Rect
+    bounds: pymupdf.Rect  # the unrotated page, where MuPDF measures words
+    turn: pymupdf.Matrix  # from there to the page as shown (turned by its /Rotate)
 
     @classmethod
     def read(cls, page: pymupdf.Page) -> _PageWords:
@@ -57,12 +58,14 @@ class _PageWords:
             pieces.append(word[4])
             owner.extend([i] * len(word[4]))
         norm = normalize_mapped("".join(pieces))
-        return cls(norm, sub_mapped(_INNER_HYPHEN, "", norm), owner, words, page.rect)
+        return cls(norm, sub_mapped(_INNER_HYPHEN, "", norm), owner, words, page.rect * page.derotation_matrix,
+                   page.rotation_matrix)
 
 
 def locate(pdf_path: Path | str, page: int, text: str) -> list[Rect]:
-    """Rectangles of ``text`` on the 1-based ``page`` (PDF points, top-left origin); ``[]`` when the
-    text, the page or the file cannot be found."""
+    """Rectangles of ``text`` on the 1-based ``page`` as the page is shown (PDF points from its top-left
+    corner, after its /Rotate), so a viewer draws them as they are; ``[]`` when the text, the page or
+    the file cannot be found."""
     return locate_many(pdf_path, [(page, text)])[0]
 
 
@@ -136,7 +139,8 @@ def _line_rects(page: _PageWords, indices: list[int]) -> list[Rect]:
         box = pymupdf.Rect(word[:4])
         key = (word[5], word[6])
         lines[key] = lines[key] | box if key in lines else box
-    return [_to_rect(r & page.bounds) for r in lines.values() if not (r & page.bounds).is_empty]
+    clipped = [r & page.bounds for r in lines.values()]
+    return [_to_rect(r * page.turn) for r in clipped if not r.is_empty]
 
 
 def _to_rect(r: pymupdf.Rect) -> Rect:

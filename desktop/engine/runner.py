@@ -1,9 +1,12 @@
 """The runner: drives a run step by step, persists after every step, publishes events, and takes the
-user's commands at the checkpoints. The CLI and the desktop bridge use only this class."""
+user's commands at the checkpoints. The CLI and the desktop bridge command and read runs through this
+class (only ``rabbithole runs`` lists the store without one). It lives on one event loop, with the
+knowledge bases it reads (``KnowledgeBases``) and the LLM client."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 import uuid
 from collections.abc import Awaitable, Callable
@@ -11,6 +14,7 @@ from contextlib import suppress
 
 from desktop.engine import events as ev
 from desktop.engine import phase1, phase2, phase3, phase4, phase5, phase35
+from desktop.engine.resources import KnowledgeBases
 from desktop.engine.state import RunState, now
 from desktop.engine.step import CALLS, StepContext, collect_call
 from desktop.engine.store import RunStore, RunSummary
@@ -42,6 +46,7 @@ STEPS: dict[str, StepFn] = {
     "report.build": phase5.build,
 }
 FINAL = "done"
+log = logging.getLogger(__name__)
 
 
 class CommandError(ValueError):
@@ -49,15 +54,18 @@ class CommandError(ValueError):
 
 
 class ResearchEngine:
-    def __init__(self, store: RunStore, llm: LlmBackend, open_kb: Callable[[str], KnowledgeBase],
+    def __init__(self, store: RunStore, llm: LlmBackend, kbs: KnowledgeBases | Callable[[str], KnowledgeBase],
                  settings: ResearchSettings) -> None:
+        """``kbs``: the loop's knowledge bases (their owner closes them), or a function that opens one
+        (the engine then owns what it opens: ``aclose``)."""
         self.store = store
         self.llm = llm
-        self._open_kb = open_kb
+        self._owns_kbs = not isinstance(kbs, KnowledgeBases)
+        self.kbs = kbs if isinstance(kbs, KnowledgeBases) else KnowledgeBases(kbs)
         self.settings = settings
         self._subscribers: list[ev.Subscriber] = []
-        self._kbs: dict[str, KnowledgeBase] = {}
         self._running: dict[str, asyncio.Task[str]] = {}
+        self._driving: set[asyncio.Task[object]] = set()  # the commands driving a run right now
         self._cancelled: set[str] = set()
         self._skips: dict[str, set[int]] = {}
         previous = llm.audit
@@ -75,10 +83,16 @@ class ResearchEngine:
     def load(self, run_id: str) -> RunState:
         return self.store.load(run_id)
 
-    def close(self) -> None:
-        for kb in self._kbs.values():
-            kb.close()
-        self._kbs.clear()
+    def events(self, run_id: str) -> list[ev.Event]:
+        """Everything the run recorded, in order: its audit trail."""
+        return self.store.events(run_id)
+
+    async def aclose(self) -> None:
+        """Stop what runs (each run stays resumable) and close the knowledge bases the engine opened."""
+        await self.stop()
+        if self._owns_kbs:
+            await self.kbs.close_all()
+            self.kbs.threads.shutdown()
 
     # --- starting and continuing -----------------------------------------------------------------
 
@@ -86,7 +100,7 @@ class ResearchEngine:
         """A new run; ``auto`` (headless) skips the questions nobody would answer."""
         if not question.strip():
             raise CommandError("the research question is empty")
-        self._kb(database)  # a missing database fails here, before a run exists
+        await self.kbs.get(database)  # a missing database fails here, before a run exists
         state = RunState(run_id=uuid.uuid4().hex[:12], question=question.strip(), database=database,
                          settings=self.settings.model_copy(), model=self.llm.model, auto=auto)
         self._save(state, [])
@@ -107,8 +121,7 @@ class ResearchEngine:
             if research.current == task_id:
                 self._running[run_id].cancel()  # its batch is not worth finishing
             return None
-        state = self.store.load(run_id)
-        ctx = StepContext(state.model_copy(deep=True), self._kb(state.database), self.llm)
+        ctx = await self._context(self.store.load(run_id))
         try:
             phase3.request_skip(ctx, task_id)
         except ValueError as exc:
@@ -127,6 +140,14 @@ class ResearchEngine:
         """Cancel every run in flight (on closing the window); each stays resumable."""
         for run_id in list(self._running):
             self.cancel(run_id)
+
+    async def stop(self) -> None:
+        """Cancel every run in flight and wait until each has saved where it stopped and no worker
+        thread of a step still reads a knowledge base: then settings may change and resources close."""
+        self.cancel_all()
+        if self._driving:
+            await asyncio.wait(set(self._driving))
+        await self.kbs.threads.drain()
 
     # --- commands at the checkpoints -------------------------------------------------------------
 
@@ -169,7 +190,7 @@ class ResearchEngine:
         if state.pending is None or state.pending.kind != expected:
             waiting = state.pending.kind if state.pending else state.status
             raise CommandError(f"run {state.run_id} is not waiting for that (it is {waiting.replace('_', ' ')})")
-        ctx = StepContext(state.model_copy(deep=True), self._kb(state.database), self.llm)
+        ctx = await self._context(state)
         try:
             nxt = apply(ctx)
         except phase2.PlanEditError as exc:
@@ -183,6 +204,15 @@ class ResearchEngine:
     # --- the loop ------------------------------------------------------------------------------
 
     async def _drive(self, state: RunState) -> RunState:
+        me = asyncio.current_task()
+        if me is not None:
+            self._driving.add(me)
+        try:
+            return await self._steps(state)
+        finally:
+            self._driving.discard(me)  # type: ignore[arg-type]
+
+    async def _steps(self, state: RunState) -> RunState:
         while True:
             if state.next_step == FINAL:
                 return state
@@ -201,7 +231,7 @@ class ResearchEngine:
         fn = STEPS.get(state.next_step)
         if fn is None:
             return self._halt(state, "failed", f"unknown step '{state.next_step}' (written by another version?)")
-        ctx = StepContext(state.model_copy(deep=True), self._kb(state.database), self.llm)
+        ctx = await self._context(state)
         ctx.state.status = "running"
         self._apply_skips(ctx)
         started = time.monotonic()
@@ -215,7 +245,7 @@ class ResearchEngine:
             if state.run_id in self._cancelled:
                 return self._halt(state, "cancelled", "Cancelled; resume to continue from here.")
             if self._skips.get(state.run_id):
-                return self._skipped(state)  # the task being read was skipped: go on without it
+                return await self._skipped(state)  # the task being read was skipped: go on without it
             raise  # cancelled from outside (shutdown): nothing to record
         except LlmUnavailable as exc:
             return self._halt(state, "failed", f"{exc}. The run is paused here: resume it once the server answers.",
@@ -239,8 +269,8 @@ class ResearchEngine:
             with suppress(ValueError):  # already done: nothing to skip
                 phase3.request_skip(ctx, task_id)
 
-    def _skipped(self, state: RunState) -> RunState:
-        ctx = StepContext(state.model_copy(deep=True), self._kb(state.database), self.llm)
+    async def _skipped(self, state: RunState) -> RunState:
+        ctx = await self._context(state)
         self._apply_skips(ctx)
         self._save(ctx.state, ctx.events)
         return ctx.state
@@ -255,13 +285,15 @@ class ResearchEngine:
         self.store.save(state, events)
         for event in events:
             for subscriber in list(self._subscribers):
-                with suppress(Exception):  # a failing observer must not break the run
+                try:
                     subscriber(event)
+                except Exception:  # a failing observer must not break the run, but is not hidden
+                    log.exception("an event subscriber failed on %s", event.type)
 
-    def _kb(self, database: str) -> KnowledgeBase:
-        if database not in self._kbs:
-            self._kbs[database] = self._open_kb(database)
-        return self._kbs[database]
+    async def _context(self, state: RunState) -> StepContext:
+        """A step's context: a private copy of the state, the run's knowledge base, the LLM."""
+        kb = await self.kbs.get(state.database)
+        return StepContext(state.model_copy(deep=True), kb, self.llm, self.kbs.threads)
 
 
 def _split_end(text: str | None, end: bool) -> tuple[str | None, bool]:

@@ -40,8 +40,9 @@ def _text(limit: int, description: str = "") -> object:
     return Field(description=description, json_schema_extra=extra) if description else Field(json_schema_extra=extra)
 
 
-Short = Annotated[str, _text(160)]
-Line = Annotated[str, _text(300)]
+SHORT_CHARS, LINE_CHARS = 160, 300  # the server's grammar stops a string there, mid-word if need be
+Short = Annotated[str, _text(SHORT_CHARS)]
+Line = Annotated[str, _text(LINE_CHARS)]
 
 
 class SearchQueries(_Answer):
@@ -173,7 +174,7 @@ def drift_scores(n: int) -> type[DriftScores]:
 class Statement(_Answer):
     """One statement of the answer and the numbers of the sources that say it."""
 
-    text: Annotated[str, _text(300, "one or two sentences, without source markers")]
+    text: Annotated[str, _text(LINE_CHARS, "one or two sentences, without source markers")]
     # required, at least one: seen with a 1.5B model whose text the server cut at maxLength, which then
     # went on with the rest of the sentence as a new statement without sources, three attempts running
     sources: list[int] = Field(min_length=1, max_length=6)

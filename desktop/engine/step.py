@@ -3,7 +3,6 @@ knowledge base, the LLM, and the events the step produces."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -13,6 +12,7 @@ from pydantic import BaseModel
 
 from desktop.engine import events as ev
 from desktop.engine.prompts import Prompt
+from desktop.engine.resources import ThreadCalls
 from desktop.engine.state import RunState
 from desktop.kb.database import KnowledgeBase
 from desktop.kb.models import DocumentInfo, SearchHit
@@ -21,6 +21,7 @@ from desktop.llm.records import CallRecord
 from desktop.llm.types import BadOutput, CallOptions, Message, PromptTooLong, Usage
 
 A = TypeVar("A", bound=BaseModel)
+T = TypeVar("T")
 LENIENT_RETRIES = 1  # a caller that can use a schema-valid answer anyway asks once more, not twice
 
 
@@ -40,6 +41,7 @@ class StepContext:
     state: RunState
     kb: KnowledgeBase
     llm: LlmBackend
+    threads: ThreadCalls
     events: list[ev.Event] = field(default_factory=list)
     calls: list[CallRecord] = field(default_factory=list)
     _documents: dict[str, DocumentInfo] | None = None
@@ -120,9 +122,14 @@ class StepContext:
         self.state.usage = self.state.usage + usage
         self.emit(ev.TokenUsage(purpose=purpose, call=usage, total=self.state.usage))
 
+    async def in_thread(self, fn: Callable[..., T], *args: Any) -> T:
+        """Blocking work on the knowledge base in a worker thread its owner knows of: closing the
+        knowledge base waits for it, even after a cancelled step stopped waiting."""
+        return await self.threads.run(fn, *args, uses=self.state.database)
+
     async def search(self, queries: list[str], k: int) -> list[list[SearchHit]]:
-        """Hybrid searches in a worker thread (the index is not async), queries embedded in one batch."""
-        return await asyncio.to_thread(self.kb.search_many, queries, k)
+        """Hybrid searches (the index is not async), queries embedded in one batch."""
+        return await self.in_thread(self.kb.search_many, queries, k)
 
     async def rank(self, text: str, chunk_ids: list[str]) -> list[str]:
-        return [cid for cid, _ in await asyncio.to_thread(self.kb.rank, text, chunk_ids)]
+        return [cid for cid, _ in await self.in_thread(self.kb.rank, text, chunk_ids)]

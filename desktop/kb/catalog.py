@@ -251,10 +251,6 @@ class Catalog:
         with self.transaction() as db:
             db.executemany("UPDATE chunks SET embedded = 1 WHERE chunk_id = ?", [(i,) for i in ids])
 
-    def mark_all_unembedded(self) -> None:
-        with self.transaction() as db:
-            db.execute("UPDATE chunks SET embedded = 0")
-
     def pending_vector_deletes(self) -> list[str]:
         return [r["chunk_id"] for r in self.query("SELECT chunk_id FROM vector_deletes")]
 

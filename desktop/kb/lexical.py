@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 
 import snowballstemmer
 
@@ -29,13 +30,21 @@ STOPWORDS = GERMAN | ENGLISH | frozenset(
     "what which who whom how when where why does do did can could would should there their they".split()
 )
 
-_STEMMERS = {"de": snowballstemmer.stemmer("german"), "en": snowballstemmer.stemmer("english")}
+# A Snowball stemmer keeps its word in instance fields while it works, so one shared by two threads
+# stems garbage or raises IndexError: each thread gets its own pair.
+_LOCAL = threading.local()
 
 
-@functools.lru_cache(maxsize=200_000)
+def _stemmer(language: str) -> snowballstemmer.stemmer:
+    stemmers = getattr(_LOCAL, "stemmers", None)
+    if stemmers is None:
+        stemmers = _LOCAL.stemmers = {"de": snowballstemmer.stemmer("german"), "en": snowballstemmer.stemmer("english")}
+    return stemmers.get(language, stemmers["en"])
+
+
+@functools.lru_cache(maxsize=200_000)  # thread-safe: a race only computes a stem twice
 def _stem(word: str, language: str) -> str:
-    stemmer = _STEMMERS.get(language, _STEMMERS["en"])
-    return stemmer.stemWord(word)
+    return _stemmer(language).stemWord(word)
 
 
 def _raw_tokens(text: str) -> list[str]:

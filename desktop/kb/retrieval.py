@@ -36,7 +36,3 @@ def pages(catalog: Catalog, doc_id: str, first: int, last: int | None = None, ma
                          (doc_id, first, last))
     return [PageText(doc_id=doc_id, page=r["page"], text=r["text"], ocr=bool(r["ocr"])) for r in rows]
 
-
-def page_chunks(catalog: Catalog, doc_id: str, first: int, last: int | None = None) -> list[Chunk]:
-    last = first if last is None else last
-    return catalog.chunks_where("doc_id = ? AND page BETWEEN ? AND ?", (doc_id, first, last))

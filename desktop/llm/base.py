@@ -15,7 +15,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-import numpy as np
 
 from desktop.llm import structured
 from desktop.llm.protocol import Check
@@ -128,10 +127,6 @@ class BackendCore(ABC):
 
     @abstractmethod
     async def context_length(self, model: str | None = None) -> int:
-        raise NotImplementedError
-
-    @abstractmethod
-    async def embed(self, texts: list[str], model: str | None = None) -> np.ndarray:
         raise NotImplementedError
 
     @abstractmethod

@@ -12,7 +12,6 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 import httpx
-import numpy as np
 import ollama
 
 from desktop.llm.base import BackendCore, Call, Piece, Reply, make_completion
@@ -220,14 +219,7 @@ class OllamaBackend(BackendCore):
             yield Piece(part.message.content or "", part.message.thinking or "", part.done_reason,
                         _usage(part) if part.done else None)
 
-    # --- embeddings and lifecycle --------------------------------------------------------------------
-
-    async def embed(self, texts: list[str], model: str | None = None) -> np.ndarray:
-        name = model or self.model
-        if not texts:
-            return np.empty((0, 0), dtype=np.float32)
-        answer, _ = await self._request(name, self.settings.timeout_s, lambda: self._client.embed(name, input=texts))
-        return np.asarray(answer.embeddings, dtype=np.float32)
+    # --- lifecycle -----------------------------------------------------------------------------------
 
     async def aclose(self) -> None:
         await self._client.close()

@@ -13,7 +13,6 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
-import numpy as np
 
 from desktop.llm.base import BackendCore, Call, Piece, Reply, make_completion
 from desktop.llm.records import Audit
@@ -276,20 +275,7 @@ class OpenAIBackend(BackendCore):
                     yield Piece(delta.get("content") or "", delta.get("reasoning_content") or delta.get("reasoning")
                                 or "", choice.get("finish_reason"), usage)
 
-    # --- embeddings and lifecycle --------------------------------------------------------------------
-
-    async def embed(self, texts: list[str], model: str | None = None) -> np.ndarray:
-        name = model or self.model
-        if not texts:
-            return np.empty((0, 0), dtype=np.float32)
-
-        async def send() -> np.ndarray:
-            answer = await self._json("POST", "/v1/embeddings", name, {"model": name, "input": texts})
-            rows = sorted(answer["data"], key=lambda d: d.get("index", 0))
-            return np.asarray([r["embedding"] for r in rows], dtype=np.float32)
-
-        vectors, _ = await self._request(name, self.settings.timeout_s, send)
-        return vectors
+    # --- lifecycle -----------------------------------------------------------------------------------
 
     async def aclose(self) -> None:
         await self._client.aclose()

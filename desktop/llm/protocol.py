@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from typing import Protocol
 
-import numpy as np
 
 from desktop.llm.records import CallRecord
 from desktop.llm.types import (
@@ -36,7 +35,6 @@ class LlmBackend(Protocol):
         """The answer's text as it arrives (thinking removed)."""
         ...
 
-    async def embed(self, texts: list[str], model: str | None = None) -> np.ndarray: ...
 
     async def health(self) -> Health: ...
 

@@ -74,6 +74,11 @@ def _text_writer(text: Callable[[], str]) -> Callable[[Path], None]:
     return write
 
 
+def write_audit(out_dir: Path, events: Iterable[dict]) -> Path:
+    """audit.jsonl alone (a run without a report yet), written like every other file."""
+    return write_atomic(Path(out_dir) / FILE_NAMES["audit"], _text_writer(lambda: audit_jsonl(events)))
+
+
 def _writers(report: Report, audit_events: Iterable[dict] | None) -> dict[str, Callable[[Path], None]]:
     # The module-level names are looked up when a writer runs, so a test can replace one of them.
     writers: dict[str, Callable[[Path], None]] = {

@@ -18,7 +18,8 @@ class _Model(BaseModel):
 
 
 class Rect(_Model):
-    """A highlight rectangle on a PDF page, in PDF points from the page's top-left corner."""
+    """A highlight rectangle on a PDF page as it is shown (turned by its /Rotate), in PDF points from
+    its top-left corner."""
 
     x0: float
     y0: float

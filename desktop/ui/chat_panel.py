@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.engine.state import ClarifyRound, RunState
+from desktop.bridge.views import RoundView, RunView
 
 SEND_KEY = QKeySequence("Ctrl+Return")
 
@@ -69,32 +69,32 @@ class ChatPanel(QWidget):
         layout.addLayout(status)
         layout.addWidget(self.input)
         layout.addLayout(buttons)
-        self.state: RunState | None = None
+        self.state: RunView | None = None
         self.show_state(None)
 
     # --- input ----------------------------------------------------------------------------------
 
     def _send(self, end: bool = False) -> None:
         text = self.input.toPlainText().strip()
-        waiting = self.state is not None and self.state.pending is not None and self.state.pending.kind == "answer"
+        waiting = self.state is not None and self.state.waiting_for == "answer"
         if waiting:
             if text or end:
                 self.answerSubmitted.emit(text, end)
                 self.input.clear()
-        elif text and (self.state is None or self.state.status in ("done", "failed", "cancelled", "stopped")):
+        elif text and (self.state is None or self.state.finished):
             self.startRequested.emit(text)
             self.input.clear()
 
     def set_busy(self, busy: bool) -> None:
-        waiting = self.state is not None and self.state.pending is not None and self.state.pending.kind == "answer"
+        waiting = self.state is not None and self.state.waiting_for == "answer"
         self.send.setEnabled(not busy and (waiting or self.state is None or self.state.status != "waiting"))
         self.end.setEnabled(not busy and waiting)
 
     # --- display --------------------------------------------------------------------------------
 
-    def show_state(self, state: RunState | None) -> None:
+    def show_state(self, state: RunView | None) -> None:
         self.state = state
-        waiting = state is not None and state.pending is not None and state.pending.kind == "answer"
+        waiting = state is not None and state.waiting_for == "answer"
         self.send.setText(self.tr("Send answer") if waiting else self.tr("Start research"))
         self.input.setPlaceholderText(self.tr("Your answer… ({key})").format(key=self._send_key) if waiting
                                       else self.tr("Ask a research question…"))
@@ -103,12 +103,12 @@ class ChatPanel(QWidget):
         self.transcript.setHtml(self._html(state))
         self.transcript.verticalScrollBar().setValue(self.transcript.verticalScrollBar().maximum())
         self._fill_chunks(state)
-        rnd = state.clarification.current if state else None
-        if rnd and rnd.analysis:
-            self.coverage.setValue(round(100 * rnd.analysis.coverage))
+        rnd = state.current_round if state else None
+        if rnd and rnd.coverage is not None:
+            self.coverage.setValue(round(100 * rnd.coverage))
             self.round_label.setText(self.tr("{round} · {new}, {seen} · {gaps}").format(
-                round=self._round(rnd.index, state.settings.max_rounds), new=self._new_chunks(len(rnd.new_chunks)),
-                seen=self._seen(rnd.duplicates), gaps=self.tr("%n gap(s)", "", len(rnd.analysis.knowledge_gaps))))
+                round=self._round(rnd.index, state.max_rounds), new=self._new_chunks(len(rnd.new_chunks)),
+                seen=self._seen(rnd.duplicates), gaps=self.tr("%n gap(s)", "", len(rnd.gaps))))
         else:
             self.coverage.setValue(0)
             self.round_label.setText("")
@@ -128,7 +128,7 @@ class ChatPanel(QWidget):
         """A share as a percentage in the window's language ("46%", German "46 %")."""
         return self.tr("{0}%", "a percentage").format(QLocale().toString(round(100 * share)))
 
-    def _html(self, state: RunState | None) -> str:
+    def _html(self, state: RunView | None) -> str:
         if state is None:
             return "<p>" + html.escape(self.tr(
                 "Choose a knowledge base on the left, then ask your question below. Rabbithole searches the "
@@ -136,26 +136,26 @@ class ChatPanel(QWidget):
                 "whose every claim cites document and page.")) + "</p>"
         you = html.escape(self.tr("You:"))
         parts = [f"<p><b>{you}</b> {html.escape(state.question)}</p>"]
-        for rnd in state.clarification.rounds:
-            parts.append(self._round_html(rnd, state.settings.max_rounds))
-        if state.clarification.summary:
+        for rnd in state.rounds:
+            parts.append(self._round_html(rnd, state.max_rounds))
+        if state.refined_question:
             refined = html.escape(self.tr("Refined question:"))
-            parts.append(f"<p><b>{refined}</b> {html.escape(state.clarification.summary)}</p>")
+            parts.append(f"<p><b>{refined}</b> {html.escape(state.refined_question)}</p>")
         if state.message:
             parts.append(f"<p><i>{html.escape(state.message)}</i></p>")
         return "".join(parts)
 
-    def _round_html(self, rnd: ClarifyRound, max_rounds: int) -> str:
+    def _round_html(self, rnd: RoundView, max_rounds: int) -> str:
         title = html.escape(self._round(rnd.index, max_rounds))
         out = [f"<hr><p><b>{title}</b> — "
                + html.escape(self.tr("searched: ")) + " · ".join(html.escape(q) for q in rnd.queries) + "</p>"]
-        if rnd.analysis:
+        if rnd.coverage is not None:
             out.append("<p>" + html.escape(self.tr("{new}, {seen}; coverage {coverage}").format(
                 new=self._new_chunks(len(rnd.new_chunks)), seen=self._seen(rnd.duplicates),
-                coverage=self._percent(rnd.analysis.coverage))) + "</p>")
-            if rnd.analysis.knowledge_gaps:
+                coverage=self._percent(rnd.coverage))) + "</p>")
+            if rnd.gaps:
                 out.append("<p>" + html.escape(self.tr("Gaps:")) + "</p><ul>"
-                           + "".join(f"<li>{html.escape(g)}</li>" for g in rnd.analysis.knowledge_gaps) + "</ul>")
+                           + "".join(f"<li>{html.escape(g)}</li>" for g in rnd.gaps) + "</ul>")
         if rnd.questions:
             out.append("<ol>" + "".join(f"<li><b>{html.escape(q)}</b></li>" for q in rnd.questions) + "</ol>")
         if rnd.suggest_end:
@@ -166,19 +166,15 @@ class ChatPanel(QWidget):
             out.append(f"<p><b>{you}</b> {html.escape(rnd.answer)}</p>")
         return "".join(out)
 
-    def _fill_chunks(self, state: RunState | None) -> None:
+    def _fill_chunks(self, state: RunView | None) -> None:
         self.chunks.clear()
         if state is None:
             return
-        chunks = state.clarification.chunks
-        for rnd in state.clarification.rounds:
+        for rnd in state.rounds:
             top = QTreeWidgetItem([self.tr("Round {round}: {new}, {seen}").format(
                 round=rnd.index, new=self.tr("%Ln new", "", len(rnd.new_chunks)), seen=self._seen(rnd.duplicates)),
                 "", ""])
-            for cid in rnd.new_chunks:
-                c = chunks.get(cid)
-                if c is None:
-                    continue
+            for c in rnd.new_chunks:
                 item = QTreeWidgetItem([" ".join(c.text.split())[:160], c.doc, str(c.page)])
                 item.setToolTip(0, c.text[:1500])
                 item.addChild(QTreeWidgetItem([" ".join(c.text.split()), "", ""]))

@@ -6,17 +6,17 @@ from __future__ import annotations
 from PySide6.QtCore import QLocale
 from PySide6.QtWidgets import QLabel, QWidget
 
-from desktop.engine import events as ev
+from desktop.bridge.views import EstimateView
 
 
 class EstimateLabel(QLabel):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWordWrap(True)
-        self.shown: ev.EstimateReady | None = None
+        self.shown: EstimateView | None = None
         self.show_estimate(None)
 
-    def show_estimate(self, event: ev.EstimateReady | None) -> None:
+    def show_estimate(self, event: EstimateView | None) -> None:
         self.shown = event
         self.setVisible(event is not None)
         if event is None:
@@ -26,8 +26,8 @@ class EstimateLabel(QLabel):
         locale = QLocale()
         text = self.tr("Research and report take about %n minute(s) on this LLM server", "", minutes) + " " + self.tr(
             "({calls} calls; it reads {read} and writes {write} tokens per second).").format(
-            calls=locale.toString(event.llm_calls), read=locale.toString(round(event.prompt_tps)),
-            write=locale.toString(round(event.answer_tps)))
+            calls=locale.toString(event.llm_calls), read=locale.toString(round(event.read_tps)),
+            write=locale.toString(round(event.write_tps)))
         if event.excerpts < event.excerpts_allowed:
             text += " " + self.tr("To stay within the time budget, {read} of up to {allowed} excerpts are read "
                                   "(Settings: Research, time budget).").format(

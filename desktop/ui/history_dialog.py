@@ -14,14 +14,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.engine.store import RunSummary
+from desktop.bridge.views import RunSummaryView
 
 
 class RunHistoryDialog(QDialog):
     openRequested = Signal(str)
     resumeRequested = Signal(str)
 
-    def __init__(self, runs: list[RunSummary], parent: QWidget | None = None) -> None:
+    def __init__(self, runs: list[RunSummaryView], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Research history"))
         self.resize(900, 420)

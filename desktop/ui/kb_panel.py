@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.kb.models import DocumentInfo, IngestProgress, IngestReport
+from desktop.bridge.kb_views import DocumentView, IngestProgressView, IngestReportView
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -41,10 +41,10 @@ def duration(seconds: float | None) -> str:
 class DocumentsModel(QAbstractTableModel):
     def __init__(self) -> None:
         super().__init__()
-        self.docs: list[DocumentInfo] = []
+        self.docs: list[DocumentView] = []
         self.headers = [self.tr("Document"), self.tr("Pages"), self.tr("Chunks"), self.tr("Status")]
 
-    def set_documents(self, docs: list[DocumentInfo]) -> None:
+    def set_documents(self, docs: list[DocumentView]) -> None:
         self.beginResetModel()
         self.docs = list(docs)
         self.endResetModel()
@@ -60,7 +60,7 @@ class DocumentsModel(QAbstractTableModel):
             return self.headers[section]
         return None
 
-    def status(self, d: DocumentInfo) -> str:
+    def status(self, d: DocumentView) -> str:
         if d.pending_embeddings:
             return self.tr("%Ln to embed", "", d.pending_embeddings)
         return self.tr("%n warning(s)", "", len(d.warnings)) if d.warnings else self.tr("ready")
@@ -74,7 +74,7 @@ class DocumentsModel(QAbstractTableModel):
                     self.status(d)][index.column()]
         if role == Qt.ItemDataRole.ToolTipRole:
             lines = [d.title, d.path] + ([", ".join(d.tags)] if d.tags else [])
-            lines += [f"{k}: {v}" for k, v in d.meta.items()] + d.warnings
+            lines += [f"{k}: {v}" for k, v in d.meta.items()] + list(d.warnings)
             return "\n".join(lines)
         if role == Qt.ItemDataRole.UserRole:
             return d
@@ -89,7 +89,7 @@ class KnowledgeBasePanel(QWidget):
     cancelRequested = Signal()
     removeRequested = Signal(str, str)  # database, doc id
     metaRequested = Signal(str, str, str, str)  # database, doc id, key, value
-    openRequested = Signal(object)  # DocumentInfo: open in the PDF viewer
+    openRequested = Signal(object)  # DocumentView: open in the PDF viewer
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -123,7 +123,7 @@ class KnowledgeBasePanel(QWidget):
         self.report_button = QPushButton(self.tr("Last ingestion report…"))
         self.report_button.clicked.connect(self._show_report)
         self.report_button.setEnabled(False)
-        self.last_report: IngestReport | None = None
+        self.last_report: IngestReportView | None = None
         top = QHBoxLayout()
         top.addWidget(self.databases, 1)
         top.addWidget(new_db)
@@ -163,7 +163,7 @@ class KnowledgeBasePanel(QWidget):
         if name:
             self.databaseSelected.emit(name)
 
-    def set_documents(self, docs: list[DocumentInfo]) -> None:
+    def set_documents(self, docs: list[DocumentView]) -> None:
         self.model.set_documents(docs)
 
     # --- ingestion ------------------------------------------------------------------------------
@@ -175,7 +175,7 @@ class KnowledgeBasePanel(QWidget):
             self.progress.setRange(0, 0)
             self.progress_label.setText(self.tr("Reading…"))
 
-    def show_progress(self, p: IngestProgress) -> None:
+    def show_progress(self, p: IngestProgressView) -> None:
         if p.stage == "extract":
             self.progress.setRange(0, max(1, p.pages_total))
             self.progress.setValue(p.pages_done)
@@ -194,7 +194,7 @@ class KnowledgeBasePanel(QWidget):
             text += self.tr(" · about {0} left").format(duration(p.eta_s))
         self.progress_label.setText(text)
 
-    def show_report(self, report: IngestReport) -> None:
+    def show_report(self, report: IngestReportView) -> None:
         self.set_ingesting(False)
         self.last_report = report
         self.report_button.setEnabled(True)
@@ -265,7 +265,7 @@ class KnowledgeBasePanel(QWidget):
 
     def _menu(self, pos) -> None:  # noqa: ANN001
         index = self.table.indexAt(pos)
-        doc: DocumentInfo | None = self.model.data(index, Qt.ItemDataRole.UserRole)
+        doc: DocumentView | None = self.model.data(index, Qt.ItemDataRole.UserRole)
         if doc is None:
             return
         menu = QMenu(self)
@@ -277,13 +277,13 @@ class KnowledgeBasePanel(QWidget):
         menu.addAction(self.tr("Remove from knowledge base"), lambda: self.removeRequested.emit(self.database, doc.doc_id))
         menu.popup(self.table.viewport().mapToGlobal(pos))
 
-    def _edit(self, doc: DocumentInfo, key: str, current: str) -> None:
+    def _edit(self, doc: DocumentView, key: str, current: str) -> None:
         prompts = {"tags": self.tr("Tags (separated by commas):"), "category": self.tr("Category:")}
         value, ok = QInputDialog.getText(self, doc.file_name, prompts.get(key, key), text=current)
         if ok:
             self.metaRequested.emit(self.database, doc.doc_id, key, value)
 
-    def _edit_field(self, doc: DocumentInfo) -> None:
+    def _edit_field(self, doc: DocumentView) -> None:
         entry, ok = QInputDialog.getText(self, doc.file_name, self.tr("Field=value (e.g. exhibit=A-17):"))
         if ok and "=" in entry:
             key, value = entry.split("=", 1)

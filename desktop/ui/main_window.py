@@ -20,11 +20,8 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.bridge.bridge import EngineBridge
-from desktop.engine import events as ev
-from desktop.engine.state import RunState
-from desktop.kb.databases import SAMPLE_DB
-from desktop.kb.models import DocumentInfo
-from desktop.llm.types import Health
+from desktop.bridge.kb_views import DocumentView, HealthView
+from desktop.bridge.views import EstimateView, RunSummaryView, RunView
 from desktop.report.model import Citation
 from desktop.settings import Settings
 from desktop.ui.chat_panel import ChatPanel
@@ -37,7 +34,6 @@ from desktop.ui.report_view import ReportView
 from desktop.ui.settings_dialog import SettingsDialog
 
 _HEALTH_INTERVAL_MS = 60_000
-_REFRESH_ON = (ev.TaskStarted, ev.TaskDone, ev.PhaseStarted, ev.QuestionsAsked, ev.TodosProposed)
 
 
 class MainWindow(QMainWindow):
@@ -46,7 +42,7 @@ class MainWindow(QMainWindow):
     def __init__(self, bridge: EngineBridge) -> None:
         super().__init__()
         self.bridge = bridge
-        self.state: RunState | None = None
+        self.state: RunView | None = None
         self.setWindowTitle("Rabbithole")
         self.resize(1400, 880)
         self.kb = KnowledgeBasePanel()
@@ -77,7 +73,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.llm_status)
         self._menus()
         self._connect()
-        self.kb.set_databases(bridge.databases(), select=SAMPLE_DB)
+        self.kb.set_databases(bridge.databases(), select=bridge.sample_database)
         self.health = QTimer(self, interval=_HEALTH_INTERVAL_MS, timeout=bridge.check_llm)
         self.health.start()
         bridge.check_llm()
@@ -85,10 +81,10 @@ class MainWindow(QMainWindow):
     def prepare_first_start(self) -> bool:
         """On a first start, build the sample database from the bundled laws (and their shipped
         vectors, so nothing is embedded); True when that started."""
-        if SAMPLE_DB in self.bridge.databases():
+        if self.bridge.sample_database in self.bridge.databases():
             return False
         self.kb.set_ingesting(True)
-        self.bridge.ingest(SAMPLE_DB, [])
+        self.bridge.ingest(self.bridge.sample_database, [])
         return True
 
     def _dock(self, widget: QWidget, title: str, area: Qt.DockWidgetArea, name: str) -> QDockWidget:
@@ -103,7 +99,11 @@ class MainWindow(QMainWindow):
     def _connect(self) -> None:
         b, kb = self.bridge, self.kb
         b.runChanged.connect(self.show_run)
-        b.engineEvent.connect(self._event)
+        b.logLine.connect(self.progress.add_line)
+        b.phaseStarted.connect(self.progress.phase_started)
+        b.tokensUsed.connect(self.progress.set_tokens)
+        b.draftText.connect(self.progress.add_draft)
+        b.estimateReady.connect(self._estimate)
         b.error.connect(self._error)
         b.busy.connect(self._busy)
         b.llmHealth.connect(self._health)
@@ -166,30 +166,25 @@ class MainWindow(QMainWindow):
 
     # --- run state ------------------------------------------------------------------------------
 
-    def show_run(self, state: RunState) -> None:
+    def show_run(self, state: RunView) -> None:
         self.state = state
         self.bridge.current_run = state.run_id
-        waiting = state.pending.kind if state.pending else None
+        waiting = state.waiting_for
         self.chat.show_state(state)
         self.plan.set_plan(state.plan, editable=waiting == "approve_plan")
         self.progress.show_state(state)
-        if state.later.report is not None:
-            self.report.show_report(state.later.report)
+        if state.report is not None:
+            self.report.show_report(state.report)
         target = {"answer": self.chat, "approve_plan": self.plan}.get(waiting or "")
         if target is None:
-            target = self.report if state.later.report else (self.progress if state.phase not in ("clarify",) else self.chat)
+            target = self.report if state.report else (self.progress if state.phase not in ("clarify",) else self.chat)
         self.tabs.setCurrentWidget(target)
         if state.status == "failed" and state.message:
             self._error(state.message)
 
-    def _event(self, event: ev.Event) -> None:
-        self.progress.add_event(event)
-        if isinstance(event, ev.SynthesisTokens):
-            self.progress.add_draft(event.text, event.attempt)
-        if isinstance(event, ev.EstimateReady):
-            self.plan.estimate.show_estimate(event)
-        if isinstance(event, _REFRESH_ON) and self.bridge.current_run:
-            self.bridge.refresh_run(self.bridge.current_run)
+    def _estimate(self, estimate: EstimateView) -> None:
+        self.plan.estimate.show_estimate(estimate)
+        self.progress.estimate.show_estimate(estimate)
 
     def _busy(self, what: str, running: bool) -> None:
         if what == "ingest":
@@ -241,14 +236,14 @@ class MainWindow(QMainWindow):
         self.kb.set_ingesting(True)
         self.bridge.ingest(database, paths)
 
-    def _documents(self, database: str, docs: list[DocumentInfo]) -> None:
+    def _documents(self, database: str, docs: list[DocumentView]) -> None:
         if database == self.kb.database:
             self.kb.set_documents(docs)
             pending = sum(d.pending_embeddings for d in docs)
             self.kb_status.setText(self.tr("KB: {0} · %Ln document(s)", "", len(docs)).format(database)
                                    + (self.tr(" · %Ln chunk(s) to embed", "", pending) if pending else ""))
 
-    def _health(self, health: Health) -> None:
+    def _health(self, health: HealthView) -> None:
         if health.ok and health.model_ready:
             self.llm_status.setText(self.tr("LLM: {0} ✓").format(self.bridge.settings.llm.model))
             self.banner.hide()
@@ -269,13 +264,13 @@ class MainWindow(QMainWindow):
         self.viewer_dock.show()
         self.viewer.open(Path(citation.path), citation.page, citation.rects, citation.quote)
 
-    def _open_document(self, doc: DocumentInfo | None) -> None:
+    def _open_document(self, doc: DocumentView | None) -> None:
         if doc is not None:
             self.viewer_dock.show()
             self.viewer.open(Path(doc.path), 1)
 
     def _export(self, fmt: str) -> None:
-        if self.state is None or self.state.later.report is None:
+        if self.state is None or self.state.report is None:
             self._error(self.tr("There is no report to export yet."))
             return
         folder = QFileDialog.getExistingDirectory(self, self.tr("Export the report into…"))
@@ -284,7 +279,10 @@ class MainWindow(QMainWindow):
                 self.tr("Written: {0}").format(", ".join(p.name for p in files.values())), 8000), fmt)
 
     def _history(self) -> None:
-        dialog = RunHistoryDialog(self.bridge.runs(), self)
+        self.bridge.list_runs(self._show_history)  # read off the GUI thread: the store may be busy saving
+
+    def _show_history(self, runs: list[RunSummaryView]) -> None:
+        dialog = RunHistoryDialog(runs, self)
         dialog.openRequested.connect(lambda run_id: self.bridge.refresh_run(run_id))
         dialog.resumeRequested.connect(self.bridge.resume)
         dialog.open()

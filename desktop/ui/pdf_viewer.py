@@ -10,7 +10,6 @@ import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-import pymupdf
 from PySide6.QtCore import QModelIndex, QSignalBlocker, Qt, Signal
 from PySide6.QtGui import (
     QIcon,
@@ -88,7 +87,7 @@ class PdfViewer(QWidget):
         index = min(max(page, 1), count) - 1
         notices = [] if index == page - 1 else [
             self.tr("Page {page} does not exist; the document has %n page(s).", "", count).format(page=page)]
-        shown = self._as_displayed(path, index, rects) if rects else self._find_quote(index, quote)
+        shown = list(rects) if rects else self._find_quote(index, quote)
         if quote and not shown:
             notices.append(self.tr("The quote could not be found on page {page}.").format(page=index + 1))
         self.notice.setText(" ".join(notices))
@@ -139,17 +138,6 @@ class PdfViewer(QWidget):
         self.notice.hide()
         self.stack.setCurrentWidget(self.message)
         return False
-
-    @staticmethod
-    def _as_displayed(path: Path, page: int, rects: Sequence[Rect]) -> list[Rect]:
-        """PyMuPDF measures text on the unrotated page; QPdfView shows the page turned by its /Rotate."""
-        try:
-            with pymupdf.open(path) as doc:
-                matrix = doc[page].rotation_matrix
-        except Exception:  # noqa: BLE001 - pdfium opened what MuPDF cannot: show the rects as they are
-            return list(rects)
-        turned = [pymupdf.Rect(r.x0, r.y0, r.x1, r.y1) * matrix for r in rects]
-        return [Rect(x0=t.x0, y0=t.y0, x1=t.x1, y1=t.y1) for t in turned]
 
     def _find_quote(self, page: int, quote: str | None) -> list[Rect]:
         """The quote's rectangles from the page's own text (any spacing, any case), for citations without."""

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.engine.state import Plan, Todo
+from desktop.bridge.views import PlanView, TodoView
 from desktop.ui.estimate_label import EstimateLabel
 
 Index = QModelIndex | QPersistentModelIndex
@@ -32,9 +32,9 @@ class PlanModel(QAbstractListModel):
 
     def __init__(self) -> None:
         super().__init__()
-        self.items: list[Todo] = []
+        self.items: list[TodoView] = []
 
-    def set_plan(self, plan: Plan | None) -> None:
+    def set_plan(self, plan: PlanView | None) -> None:
         self.beginResetModel()
         self.items = list(plan.items) if plan else []
         self.endResetModel()
@@ -113,7 +113,7 @@ class PlanEditor(QWidget):
         layout.addWidget(self.estimate)
         layout.addWidget(self.approve)
 
-    def set_plan(self, plan: Plan | None, editable: bool) -> None:
+    def set_plan(self, plan: PlanView | None, editable: bool) -> None:
         selected = self._selected()
         self.model.set_plan(plan)
         self.note.setText(plan.note or "" if plan else "")
@@ -126,7 +126,7 @@ class PlanEditor(QWidget):
             if row is not None:
                 self.view.setCurrentIndex(self.model.index(row))
 
-    def _selected(self) -> Todo | None:
+    def _selected(self) -> TodoView | None:
         index = self.view.currentIndex()
         return self.model.data(index, PlanModel.TodoRole) if index.isValid() else None
 

@@ -1,4 +1,5 @@
-"""Live progress of a run: the phase stepper, the tasks with their states, the event log, tokens and
+"""Live progress of a run: the phase stepper, the tasks with their states, the log (in the window's
+language: each line is a template translated here, filled with the event's values), tokens and
 elapsed time, and the commands skip task, cancel and resume."""
 
 from __future__ import annotations
@@ -19,9 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.engine import events as ev
-from desktop.engine.narrate import describe
-from desktop.engine.state import RunState
+from desktop.bridge.views import LogLine, RunView, Value
 from desktop.ui.estimate_label import EstimateLabel
 
 STOP_KEY = "Ctrl+."  # the window's "Stop run" shortcut
@@ -32,7 +31,7 @@ _MAX_LOG_LINES = 2000
 class PhaseStepper(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        names = {"clarify": self.tr("Clarify"), "plan": self.tr("Plan"), "research": self.tr("Research"),
+        self.names = names = {"clarify": self.tr("Clarify"), "plan": self.tr("Plan"), "research": self.tr("Research"),
                  "drift": self.tr("Filter"), "synthesis": self.tr("Synthesis"), "report": self.tr("Report")}
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -97,7 +96,7 @@ class ProgressPanel(QWidget):
         layout.addWidget(self.stepper)
         layout.addWidget(split, 1)
         layout.addLayout(buttons)
-        self.state: RunState | None = None
+        self.state: RunView | None = None
         self.started: float | None = None
         self.tokens = 0
         self._draft_attempt = 0
@@ -128,7 +127,7 @@ class ProgressPanel(QWidget):
         if item is not None:
             self.skipRequested.emit(int(item.data(Qt.ItemDataRole.UserRole)))
 
-    def show_state(self, state: RunState | None) -> None:
+    def show_state(self, state: RunView | None) -> None:
         self.state = state
         running = state is not None and state.status == "running"
         self.stepper.set_phase(state.phase if state else None, done=bool(state and state.status == "done"))
@@ -136,7 +135,7 @@ class ProgressPanel(QWidget):
         self.cancel.setEnabled(running)
         self.resume.setEnabled(state is not None and state.status in ("cancelled", "failed", "stopped"))
         if state is not None:
-            self.tokens = state.usage.total_tokens
+            self.tokens = state.tokens
         self._fill_tasks(state)
         self._tick()
         if running and not self.clock.isActive():
@@ -145,20 +144,17 @@ class ProgressPanel(QWidget):
         elif not running:
             self.clock.stop()
 
-    def _fill_tasks(self, state: RunState | None) -> None:
+    def _fill_tasks(self, state: RunView | None) -> None:
         current = self.tasks.currentRow()
         self.tasks.clear()
         if state is None or state.plan is None:
             return
-        runs = {t.task_id: t for t in state.later.research.tasks}
         marks = {"pending": "○", "running": "▶", "done": "✓", "skipped": "⤼"}
         for todo in state.plan.items:
-            run = runs.get(todo.id)
-            status = run.status if run else todo.status
             extra = " — " + self.tr("{read}, {references}").format(
-                read=self.tr("%Ln read", "", run.extracted),
-                references=self.tr("%Ln reference(s)", "", run.followed)) if run and run.extracted else ""
-            item = QListWidgetItem(f"{marks.get(status, '○')} {todo.id}. {todo.task}{extra}")
+                read=self.tr("%Ln read", "", todo.read),
+                references=self.tr("%Ln reference(s)", "", todo.references)) if todo.read else ""
+            item = QListWidgetItem(f"{marks.get(todo.status, '○')} {todo.id}. {todo.task}{extra}")
             item.setData(Qt.ItemDataRole.UserRole, todo.id)
             self.tasks.addItem(item)
         if 0 <= current < self.tasks.count():
@@ -168,15 +164,77 @@ class ProgressPanel(QWidget):
         elapsed = time.monotonic() - self.started if self.started else 0.0
         self.stats.setText(self.tr("%Ln token(s) · {0} s", "", self.tokens).format(QLocale().toString(round(elapsed))))
 
-    def add_event(self, event: ev.Event) -> None:
-        if isinstance(event, ev.TokenUsage):
-            self.tokens = event.total.total_tokens
-            self._tick()
-        if isinstance(event, ev.PhaseStarted):
-            self.started = self.started or time.monotonic()
-            self.stepper.set_phase(event.phase, done=False)
-        if isinstance(event, ev.EstimateReady):
-            self.estimate.show_estimate(event)
-        line = describe(event)
-        if line and not isinstance(event, ev.TokenUsage):
-            self.log.appendPlainText(f"{event.at.astimezone().strftime('%H:%M:%S')}  {line}")
+    def set_tokens(self, total: int) -> None:
+        self.tokens = total
+        self._tick()
+
+    def phase_started(self, phase: str) -> None:
+        self.started = self.started or time.monotonic()
+        self.stepper.set_phase(phase, done=False)
+
+    def add_line(self, line: LogLine) -> None:
+        template = self._templates().get(line.key)
+        if template is None:  # a line this window version has no words for: its values, not nothing
+            template = " ".join(f"{{{name}}}" for name in line.values)
+        text = template.format(**{name: self._value(name, value) for name, value in line.values.items()})
+        self.log.appendPlainText(f"{line.at.strftime('%H:%M:%S')}  {text}")
+
+    def _templates(self) -> dict[str, str]:
+        """The log's lines in the window's language, by the engine's narration keys."""
+        return {
+            "phase_started": self.tr("— {phase} —"),
+            "queries_generated": self.tr("Round {round}, searched: {queries}"),
+            "chunks_retrieved": self.tr("{new} new passages found ({duplicates} seen before)"),
+            "coverage_updated": self.tr("Coverage {coverage}, {gaps} gap(s)"),
+            "clarification_ended": self.tr("Clarification ended ({reason}); research queries: {queries}"),
+            "task_started": self.tr("Task {task_id}: {task} ({chunks} passages to read)"),
+            "finding_added": self.tr("  Finding {finding}, tier {tier}: {doc} p. {page}, {verified} of {quotes} "
+                                     "quotes verified"),
+            "reference_followed": self.tr("  Following “{reference}” → {doc} p. {page} (depth {depth})"),
+            "task_done": self.tr("Task {task_id} {status}: {findings} finding(s)"),
+            "drift_filtered": self.tr("Off-topic filter: {kept} kept, {filtered} set aside"),
+            "quality_checked": self.tr("Quality {total}/400"),
+            "quality_checked_revising": self.tr("Quality {total}/400 — revising once"),
+            "report_ready": self.tr("Report ready: {citations} citation(s), quality {quality}/400"),
+            "evidence_report_ready": self.tr("Evidence report ready (the model wrote no usable answer): "
+                                             "{citations} citation(s)"),
+            "estimate_ready": self.tr("Estimate: research and report take about {duration} here ({calls} LLM "
+                                      "calls; the server reads {read_tps} and writes {write_tps} tokens/s)"),
+            "estimate_ready_budget": self.tr("Estimate: research and report take about {duration} here ({calls} "
+                                             "LLM calls; the server reads {read_tps} and writes {write_tps} "
+                                             "tokens/s; {excerpts} of up to {allowed} excerpts are read within "
+                                             "the time budget)"),
+            "request_failed": self.tr("LLM request failed ({purpose}): {error}"),
+            "warning": self.tr("Warning: {message}"),
+            "error": self.tr("Error: {message}"),
+            "run_stopped": "{message}",
+        }
+
+    def _value(self, name: str, value: Value) -> str:
+        """A value as this window writes it: numbers in its locale, words for the engine's codes."""
+        locale = QLocale()
+        if isinstance(value, tuple):
+            return " | ".join(value)
+        if isinstance(value, bool):
+            return str(value)
+        if name == "coverage" and isinstance(value, float):
+            return self.tr("{0}%", "a percentage").format(locale.toString(round(100 * value)))
+        if name == "duration" and isinstance(value, int | float):
+            if value < 90:
+                return self.tr("{0} s").format(locale.toString(round(value)))
+            return self.tr("%n minute(s)", "", round(value / 60))
+        if isinstance(value, int | float):
+            return locale.toString(value)
+        if name == "phase":
+            return self.stepper.names.get(value, value)
+        if name in ("reason", "status"):
+            return self._codes().get(value, value.replace("_", " "))
+        return value
+
+    def _codes(self) -> dict[str, str]:
+        return {"user_end": self.tr("ended by you"), "max_rounds": self.tr("the last round was reached"),
+                "token_budget": self.tr("the token budget was reached"),
+                "convergence": self.tr("nothing new was found"),
+                "model_failed": self.tr("the model gave no usable answer"),
+                "auto": self.tr("automatic"), "done": self.tr("done"), "skipped": self.tr("skipped"),
+                "running": self.tr("running"), "pending": self.tr("pending")}

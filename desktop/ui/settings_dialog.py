@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 
 from desktop.bridge.bridge import EngineBridge, user_message
 from desktop.bridge.worker import Op
-from desktop.llm.types import Health, ModelInfo, PullProgress
+from desktop.bridge.kb_views import HealthView, ModelView, PullView
 from desktop.paths import resolve_paths
 from desktop.settings import KbSettings, LlmSettings, ResearchSettings, Settings
 from desktop.ui.settings_form import ComboBox, Editor, SettingsForm, field_label, hbox, model_section
@@ -294,7 +294,7 @@ class SettingsDialog(QDialog):
         _say(self.test_result, self.tr("Connecting to {host}…").format(host=llm.resolved_host()))
         self._track(self._bridge.check_llm(llm, self._on_health, self._on_check_failed))
 
-    def _on_health(self, health: Health) -> None:
+    def _on_health(self, health: HealthView) -> None:
         if self._closed:
             return
         self.test_button.setEnabled(True)
@@ -323,7 +323,7 @@ class SettingsDialog(QDialog):
         for note in self._model_notes:
             _say(note, text, color)
 
-    def _on_models(self, models: list[ModelInfo]) -> None:
+    def _on_models(self, models: list[ModelView]) -> None:
         if self._closed:
             return
         chat = [m for m in models if not m.capabilities or "completion" in m.capabilities]
@@ -343,7 +343,7 @@ class SettingsDialog(QDialog):
             box.setItemData(box.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
         box.setCurrentText(typed)
 
-    def _describe(self, m: ModelInfo) -> str:
+    def _describe(self, m: ModelView) -> str:
         size = self.tr("{size} GB").format(size=QLocale().toString(m.size_bytes / GB, "f", 1)) if m.size_bytes else None
         parts = [m.parameter_size, m.family, size,
                  self.tr("context {n}").format(n=QLocale().toString(m.context_length)) if m.context_length else None]
@@ -384,7 +384,7 @@ class SettingsDialog(QDialog):
     def _current_pull(self, serial: int) -> bool:
         return not self._closed and serial == self._pull_serial and self._pull_op is not None
 
-    def _on_pull_progress(self, serial: int, step: PullProgress) -> None:
+    def _on_pull_progress(self, serial: int, step: PullView) -> None:
         if not self._current_pull(serial):
             return
         _say(self.pull_status, step.status)

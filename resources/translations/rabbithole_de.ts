@@ -86,12 +86,12 @@
         <translation>{new}, {seen}; Abdeckung {coverage}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="175"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="174"/>
         <source>Round {round}: {new}, {seen}</source>
         <translation>Runde {round}: {new}, {seen}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="176"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="175"/>
         <source>%Ln new</source>
         <translation>
             <numerusform>%Ln neu</numerusform>
@@ -472,32 +472,32 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="64"/>
+        <location filename="../../desktop/ui/main_window.py" line="60"/>
         <source>1 Clarify</source>
         <translation>1 Klärung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="64"/>
+        <location filename="../../desktop/ui/main_window.py" line="60"/>
         <source>2 Plan</source>
         <translation>2 Plan</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="65"/>
+        <location filename="../../desktop/ui/main_window.py" line="61"/>
         <source>3 Research</source>
         <translation>3 Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="65"/>
+        <location filename="../../desktop/ui/main_window.py" line="61"/>
         <source>4 Report</source>
         <translation>4 Bericht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="72"/>
+        <location filename="../../desktop/ui/main_window.py" line="68"/>
         <source>Knowledge base</source>
         <translation>Wissensdatenbank</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="73"/>
+        <location filename="../../desktop/ui/main_window.py" line="69"/>
         <source>PDF</source>
         <translation>PDF</translation>
     </message>
@@ -578,22 +578,22 @@
     </message>
     <message>
         <location filename="../../desktop/ui/main_window.py" line="165"/>
-        <location filename="../../desktop/ui/main_window.py" line="308"/>
+        <location filename="../../desktop/ui/main_window.py" line="306"/>
         <source>About Rabbithole</source>
         <translation>Über Rabbithole</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="201"/>
+        <location filename="../../desktop/ui/main_window.py" line="196"/>
         <source>Working…</source>
         <translation>Wird ausgeführt…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="213"/>
+        <location filename="../../desktop/ui/main_window.py" line="208"/>
         <source>Choose or create a knowledge base first.</source>
         <translation>Wählen oder erstellen Sie zuerst eine Wissensdatenbank.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="248"/>
+        <location filename="../../desktop/ui/main_window.py" line="243"/>
         <source>KB: {0} · %Ln document(s)</source>
         <translation>
             <numerusform>Wissensdatenbank: {0} · %Ln Dokument</numerusform>
@@ -601,7 +601,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="249"/>
+        <location filename="../../desktop/ui/main_window.py" line="244"/>
         <source> · %Ln chunk(s) to embed</source>
         <translation>
             <numerusform> · %Ln Passage noch einzubetten</numerusform>
@@ -609,52 +609,52 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="253"/>
+        <location filename="../../desktop/ui/main_window.py" line="248"/>
         <source>LLM: {0} ✓</source>
         <translation>LLM: {0} ✓</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="256"/>
+        <location filename="../../desktop/ui/main_window.py" line="251"/>
         <source>LLM: not ready</source>
         <translation>LLM: nicht bereit</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="259"/>
+        <location filename="../../desktop/ui/main_window.py" line="254"/>
         <source>The LLM server does not answer. Start Ollama (ollama serve) or point Rabbithole to your team&apos;s LLM server in Settings → LLM. The knowledge base works meanwhile.</source>
         <translation>Der LLM-Server antwortet nicht. Starten Sie Ollama (ollama serve) oder verweisen Sie Rabbithole unter Einstellungen → LLM auf den LLM-Server Ihres Teams. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="262"/>
+        <location filename="../../desktop/ui/main_window.py" line="257"/>
         <source>The model {0} is not on the LLM server. Pull it (ollama pull {0}, or Settings → LLM → Pull model) or choose another one in Settings → LLM. The knowledge base works meanwhile.</source>
         <translation>Das Modell {0} ist nicht auf dem LLM-Server. Laden Sie es herunter (ollama pull {0} oder Einstellungen → LLM → Modell herunterladen) oder wählen Sie unter Einstellungen → LLM ein anderes. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="265"/>
+        <location filename="../../desktop/ui/main_window.py" line="260"/>
         <source>Details: {0}</source>
         <translation>Details: {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="279"/>
+        <location filename="../../desktop/ui/main_window.py" line="274"/>
         <source>There is no report to export yet.</source>
         <translation>Es gibt noch keinen Bericht zum Exportieren.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="281"/>
+        <location filename="../../desktop/ui/main_window.py" line="276"/>
         <source>Export the report into…</source>
         <translation>Bericht exportieren nach…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="284"/>
+        <location filename="../../desktop/ui/main_window.py" line="279"/>
         <source>Written: {0}</source>
         <translation>Gespeichert: {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="303"/>
+        <location filename="../../desktop/ui/main_window.py" line="301"/>
         <source>The new data folder is used from the next start.</source>
         <translation>Der neue Datenordner wird ab dem nächsten Start verwendet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="309"/>
+        <location filename="../../desktop/ui/main_window.py" line="307"/>
         <source>Rabbithole — offline research over your PDFs with a local LLM.
 Data folder: {0}</source>
         <translation>Rabbithole — Offline-Recherche in Ihren PDFs mit einem lokalen LLM.
@@ -664,12 +664,12 @@ Datenordner: {0}</translation>
 <context>
     <name>PdfViewer</name>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="83"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="82"/>
         <source>“{name}” was not found at {path} — was it moved? Re-add it to the knowledge base.</source>
         <translation>„{name}“ wurde unter {path} nicht gefunden — wurde die Datei verschoben? Fügen Sie sie erneut zur Wissensdatenbank hinzu.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/pdf_viewer.py" line="90"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="89"/>
         <source>Page {page} does not exist; the document has %n page(s).</source>
         <translation>
             <numerusform>Seite {page} existiert nicht; das Dokument hat %n Seite.</numerusform>
@@ -677,92 +677,92 @@ Datenordner: {0}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="93"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="92"/>
         <source>The quote could not be found on page {page}.</source>
         <translation>Das Zitat wurde auf Seite {page} nicht gefunden.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="124"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="123"/>
         <source>“{name}” is password-protected. Remove the password and re-add it to the knowledge base.</source>
         <translation>„{name}“ ist passwortgeschützt. Entfernen Sie das Passwort und fügen Sie die Datei erneut zur Wissensdatenbank hinzu.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="127"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="126"/>
         <source>“{name}” cannot be opened: the file is damaged or not a PDF ({path}).</source>
         <translation>„{name}“ kann nicht geöffnet werden: Die Datei ist beschädigt oder keine PDF-Datei ({path}).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="169"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="157"/>
         <source>Previous page</source>
         <translation>Vorherige Seite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="172"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="160"/>
         <source>Page</source>
         <translation>Seite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="175"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="163"/>
         <source>Next page</source>
         <translation>Nächste Seite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="178"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="166"/>
         <source>Zoom out</source>
         <translation>Verkleinern</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="179"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="167"/>
         <source>Zoom in</source>
         <translation>Vergrößern</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="180"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="168"/>
         <source>Fit width</source>
         <translation>Seitenbreite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="181"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="169"/>
         <source>Fit page</source>
         <translation>Ganze Seite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="185"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="173"/>
         <source>Search ({key})</source>
         <translation>Suchen ({key})</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="190"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="178"/>
         <source>Previous result</source>
         <translation>Vorheriger Treffer</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="191"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="179"/>
         <source>Next result</source>
         <translation>Nächster Treffer</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="218"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="206"/>
         <source> / {count}</source>
         <translation> / {count}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="310"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="298"/>
         <source>Searching…</source>
         <translation>Suche läuft…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="310"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="298"/>
         <source>No matches</source>
         <translation>Keine Treffer</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="312"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="300"/>
         <source>{n} / {count}</source>
         <translation>{n} / {count}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/pdf_viewer.py" line="314"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="302"/>
         <source>%n match(es)</source>
         <translation>
             <numerusform>%n Treffer</numerusform>
@@ -773,32 +773,32 @@ Datenordner: {0}</translation>
 <context>
     <name>PhaseStepper</name>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="35"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="34"/>
         <source>Clarify</source>
         <translation>Klärung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="35"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="34"/>
         <source>Plan</source>
         <translation>Plan</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="35"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="34"/>
         <source>Research</source>
         <translation>Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="36"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="35"/>
         <source>Filter</source>
         <translation>Filter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="36"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="35"/>
         <source>Synthesis</source>
         <translation>Synthese</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="36"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="35"/>
         <source>Report</source>
         <translation>Bericht</translation>
     </message>
@@ -859,37 +859,37 @@ Datenordner: {0}</translation>
 <context>
     <name>ProgressPanel</name>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="72"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="71"/>
         <source>Skip task</source>
         <translation>Aufgabe überspringen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="74"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="73"/>
         <source>Stop</source>
         <translation>Anhalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="75"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="74"/>
         <source>Stop the run; it can be resumed later ({0})</source>
         <translation>Recherche anhalten; sie kann später fortgesetzt werden ({0})</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="78"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="77"/>
         <source>Resume</source>
         <translation>Fortsetzen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="82"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="81"/>
         <source>The answer appears here while it is written.</source>
         <translation>Die Antwort erscheint hier, während sie geschrieben wird.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="158"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="154"/>
         <source>{read}, {references}</source>
         <translation>{read}, {references}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="159"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="155"/>
         <source>%Ln read</source>
         <translation>
             <numerusform>%Ln gelesen</numerusform>
@@ -897,7 +897,7 @@ Datenordner: {0}</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="160"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="156"/>
         <source>%Ln reference(s)</source>
         <translation>
             <numerusform>%Ln Verweis</numerusform>
@@ -905,12 +905,176 @@ Datenordner: {0}</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="169"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="165"/>
         <source>%Ln token(s) · {0} s</source>
         <translation>
             <numerusform>%Ln Token · {0} s</numerusform>
             <numerusform>%Ln Tokens · {0} s</numerusform>
         </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="185"/>
+        <source>— {phase} —</source>
+        <translation>— {phase} —</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="186"/>
+        <source>Round {round}, searched: {queries}</source>
+        <translation>Runde {round}, gesucht: {queries}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="187"/>
+        <source>{new} new passages found ({duplicates} seen before)</source>
+        <translation>{new} neue Passagen gefunden ({duplicates} bereits bekannt)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="188"/>
+        <source>Coverage {coverage}, {gaps} gap(s)</source>
+        <translation>Abdeckung {coverage}, {gaps} Lücke(n)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="189"/>
+        <source>Clarification ended ({reason}); research queries: {queries}</source>
+        <translation>Klärung beendet ({reason}); Suchanfragen der Recherche: {queries}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="190"/>
+        <source>Task {task_id}: {task} ({chunks} passages to read)</source>
+        <translation>Aufgabe {task_id}: {task} ({chunks} Passagen zu lesen)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="191"/>
+        <source>  Finding {finding}, tier {tier}: {doc} p. {page}, {verified} of {quotes} quotes verified</source>
+        <translation>  Befund {finding}, Stufe {tier}: {doc} S. {page}, {verified} von {quotes} Zitaten verifiziert</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="193"/>
+        <source>  Following “{reference}” → {doc} p. {page} (depth {depth})</source>
+        <translation>  Verweis „{reference}“ → {doc} S. {page} (Tiefe {depth})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="194"/>
+        <source>Task {task_id} {status}: {findings} finding(s)</source>
+        <translation>Aufgabe {task_id} {status}: {findings} Befund(e)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="195"/>
+        <source>Off-topic filter: {kept} kept, {filtered} set aside</source>
+        <translation>Themenfilter: {kept} behalten, {filtered} aussortiert</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="196"/>
+        <source>Quality {total}/400</source>
+        <translation>Qualität {total}/400</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="197"/>
+        <source>Quality {total}/400 — revising once</source>
+        <translation>Qualität {total}/400 — wird einmal überarbeitet</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="198"/>
+        <source>Report ready: {citations} citation(s), quality {quality}/400</source>
+        <translation>Bericht fertig: {citations} Quellenangabe(n), Qualität {quality}/400</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="199"/>
+        <source>Evidence report ready (the model wrote no usable answer): {citations} citation(s)</source>
+        <translation>Belegbericht fertig (das Modell schrieb keine brauchbare Antwort): {citations} Quellenangabe(n)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="201"/>
+        <source>Estimate: research and report take about {duration} here ({calls} LLM calls; the server reads {read_tps} and writes {write_tps} tokens/s)</source>
+        <translation>Schätzung: Recherche und Bericht dauern hier etwa {duration} ({calls} LLM-Aufrufe; der Server liest {read_tps} und schreibt {write_tps} Tokens/s)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="203"/>
+        <source>Estimate: research and report take about {duration} here ({calls} LLM calls; the server reads {read_tps} and writes {write_tps} tokens/s; {excerpts} of up to {allowed} excerpts are read within the time budget)</source>
+        <translation>Schätzung: Recherche und Bericht dauern hier etwa {duration} ({calls} LLM-Aufrufe; der Server liest {read_tps} und schreibt {write_tps} Tokens/s; im Zeitbudget werden {excerpts} von bis zu {allowed} Auszügen gelesen)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="207"/>
+        <source>LLM request failed ({purpose}): {error}</source>
+        <translation>LLM-Anfrage fehlgeschlagen ({purpose}): {error}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="208"/>
+        <source>Warning: {message}</source>
+        <translation>Warnung: {message}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="209"/>
+        <source>Error: {message}</source>
+        <translation>Fehler: {message}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="221"/>
+        <source>{0}%</source>
+        <comment>a percentage</comment>
+        <translation>{0}&#xa0;%</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="224"/>
+        <source>{0} s</source>
+        <translation>{0} s</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/progress_panel.py" line="225"/>
+        <source>%n minute(s)</source>
+        <translation>
+            <numerusform>%n Minute</numerusform>
+            <numerusform>%n Minuten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="235"/>
+        <source>ended by you</source>
+        <translation>von Ihnen beendet</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="235"/>
+        <source>the last round was reached</source>
+        <translation>letzte Runde erreicht</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="236"/>
+        <source>the token budget was reached</source>
+        <translation>Token-Budget erreicht</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="237"/>
+        <source>nothing new was found</source>
+        <translation>nichts Neues gefunden</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="238"/>
+        <source>the model gave no usable answer</source>
+        <translation>das Modell gab keine brauchbare Antwort</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="239"/>
+        <source>automatic</source>
+        <translation>automatisch</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="239"/>
+        <source>done</source>
+        <translation>erledigt</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="239"/>
+        <source>skipped</source>
+        <translation>übersprungen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="240"/>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="240"/>
+        <source>pending</source>
+        <translation>offen</translation>
     </message>
 </context>
 <context>

@@ -21,7 +21,7 @@
             <numerusform>%Ln seen before</numerusform><numerusform>%Ln seen before</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="176" />
+        <location filename="../../desktop/ui/chat_panel.py" line="175" />
         <source>%Ln new</source>
         <translation>
             <numerusform>%Ln new</numerusform><numerusform>%Ln new</numerusform></translation>
@@ -117,13 +117,13 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="248" />
+        <location filename="../../desktop/ui/main_window.py" line="243" />
         <source>KB: {0} · %Ln document(s)</source>
         <translation>
             <numerusform>KB: {0} · %Ln document</numerusform><numerusform>KB: {0} · %Ln documents</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="249" />
+        <location filename="../../desktop/ui/main_window.py" line="244" />
         <source> · %Ln chunk(s) to embed</source>
         <translation>
             <numerusform> · %Ln chunk to embed</numerusform><numerusform> · %Ln chunks to embed</numerusform></translation>
@@ -132,13 +132,13 @@
 <context>
     <name>PdfViewer</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/pdf_viewer.py" line="90" />
+        <location filename="../../desktop/ui/pdf_viewer.py" line="89" />
         <source>Page {page} does not exist; the document has %n page(s).</source>
         <translation>
             <numerusform>Page {page} does not exist; the document has %n page.</numerusform><numerusform>Page {page} does not exist; the document has %n pages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/pdf_viewer.py" line="314" />
+        <location filename="../../desktop/ui/pdf_viewer.py" line="302" />
         <source>%n match(es)</source>
         <translation>
             <numerusform>%n match</numerusform><numerusform>%n matches</numerusform></translation>
@@ -147,22 +147,28 @@
 <context>
     <name>ProgressPanel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="159" />
+        <location filename="../../desktop/ui/progress_panel.py" line="155" />
         <source>%Ln read</source>
         <translation>
             <numerusform>%Ln read</numerusform><numerusform>%Ln read</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="160" />
+        <location filename="../../desktop/ui/progress_panel.py" line="156" />
         <source>%Ln reference(s)</source>
         <translation>
             <numerusform>%Ln reference</numerusform><numerusform>%Ln references</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="169" />
+        <location filename="../../desktop/ui/progress_panel.py" line="165" />
         <source>%Ln token(s) · {0} s</source>
         <translation>
             <numerusform>%Ln token · {0} s</numerusform><numerusform>%Ln tokens · {0} s</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/progress_panel.py" line="225" />
+        <source>%n minute(s)</source>
+        <translation>
+            <numerusform>%n minute</numerusform><numerusform>%n minutes</numerusform></translation>
     </message>
 </context>
 <context>

@@ -64,7 +64,7 @@ class Harness:
         try:
             yield engine
         finally:
-            engine.close()
+            await engine.aclose()
             await llm.aclose()
             store.close()
 

@@ -41,6 +41,24 @@ def test_auto_run_writes_state_plan_and_audit(capsys, sample_paths, fake_llm, tm
     assert json.loads((out_dir / "summary.json").read_text())["run_id"] == summary["run_id"]
 
 
+def test_a_report_format_that_fails_is_a_message_naming_what_was_written(  # noqa: ANN001
+        capsys, sample_paths, fake_llm, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken_docx(report, path) -> None:  # noqa: ANN001
+        raise ValueError("a property is longer than Word allows")
+
+    monkeypatch.setattr("desktop.report.export.to_docx", broken_docx)
+    out_dir = tmp_path / "out"
+    code, out, err = research(capsys, sample_paths, fake_llm, QUESTION_DE, "--db", "Sample", "--auto",
+                              "--out", str(out_dir))
+    assert code == 1 and "Traceback" not in err
+    assert "error: report export failed for docx (docx: ValueError: a property is longer than Word allows)" in err
+    written = err.split("Written to ", 1)[1]
+    for name in ("state.json", "summary.json", "audit.jsonl", "plan.md", "report.md", "report.pdf", "report.json"):
+        assert name in written and (out_dir / name).is_file(), name
+    assert "report.docx" not in written and not (out_dir / "report.docx").exists()
+    assert json.loads((out_dir / "state.json").read_text())["status"] == "done"
+
+
 def test_answers_file_replays_answers_and_plan_edits(capsys, sample_paths, fake_llm, tmp_path: Path) -> None:  # noqa: ANN001
     script = tmp_path / "answers.txt"
     script.write_text("# clarification\nOccupational exposure of adults.\nNo exceptions, please. /end\n"

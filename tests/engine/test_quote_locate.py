@@ -120,3 +120,24 @@ def test_locate_many_opens_the_file_once(monkeypatch: pytest.MonkeyPatch) -> Non
     assert len(opened) == 1
     monkeypatch.undo()
     assert found == [locate(STRLSCHG, page, text) for page, text in SENTENCES]
+
+
+@pytest.mark.parametrize("rotation", [90, 180, 270])
+def test_rects_are_stored_as_the_rotated_page_is_shown(tmp_path: Path, rotation: int) -> None:
+    """A citation's rects are drawn as they are; a quote low on a turned page is found, not clipped by
+    the turned page's outline."""
+    path = tmp_path / f"turned-{rotation}.pdf"
+    with pymupdf.open() as doc:
+        page = doc.new_page(width=595, height=842)
+        page.insert_text((72, 100), "Der Grenzwert steht oben auf der Seite.")
+        page.insert_text((72, 780), "Die Messstelle wertet die Dosimeter monatlich aus.")
+        upright = [page.search_for(t)[0] for t in ("Grenzwert steht oben", "Messstelle wertet")]
+        page.set_rotation(rotation)
+        matrix = page.rotation_matrix
+        doc.save(path)
+    for text, unturned in zip(("Der Grenzwert steht oben auf der Seite.",
+                               "Die Messstelle wertet die Dosimeter monatlich aus."), upright, strict=True):
+        (rect,) = locate(path, 1, text)
+        shown = unturned * matrix  # part of the sentence: inside the sentence's rect
+        assert rect.x0 - 2 <= shown.x0 < shown.x1 <= rect.x1 + 2 and rect.y0 - 2 <= shown.y0 < shown.y1 <= rect.y1 + 2
+        assert ((rect.x1 - rect.x0) < (rect.y1 - rect.y0)) == (rotation in (90, 270))  # a line on its side

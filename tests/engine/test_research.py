@@ -14,7 +14,7 @@ from support.research_llm import QUESTION_DE, QUESTION_EN, TEXTS
 from desktop.engine import events as ev
 from desktop.engine.phase4 import cited_sentence_share, render, unquote_unverified
 from desktop.engine.phase5 import renumber
-from desktop.engine.schemas import Statement, SynthesisAnswer
+from desktop.engine.schemas import LINE_CHARS, SHORT_CHARS, Statement, SynthesisAnswer
 from desktop.kb.database import KnowledgeBase
 from desktop.kb.textnorm import normalize
 
@@ -356,3 +356,26 @@ def test_a_model_that_gives_no_usable_answers_does_not_stop_the_run(harness, res
     assert {c.purpose: len(c.attempts) for c in failed if c.purpose != "research.extract"} == {
         "clarify.questions": 2, "drift.score": 2, "synthesis.quality": 3}
     assert all(a["error"] for c in failed for a in c.attempts)
+
+
+def test_a_text_the_server_cut_at_its_length_limit_ends_on_a_whole_word() -> None:
+    """Seen with a 1.5B model on llama.cpp: the grammar stops a string at the schema's maxLength, so a
+    statement copied from a long source sentence ended "… die Messwerte der Messs [1]." and an open
+    point "… dass die Expositio"."""
+    source = ("(3) Der Strahlenschutzverantwortliche hat dafür zu sorgen, dass die Dosimeter der Messstelle jeweils "
+              "nach Ablauf eines Monats unverzüglich eingereicht werden oder im Falle des Absatzes 1 Nummer 2 die "
+              "Messwerte der Messstelle zur Prüfung und Feststellung bereitgestellt werden.")
+    head = "Die Dosimeter sind der Messstelle jeweils nach Ablauf eines Monats unverzüglich einzureichen, "
+    statement = (head + "oder im Falle des Absatzes 1 Nummer 2 sind die Messwerte der Messstelle zur Prüfung und "
+                 "Feststellung bereitzustellen, wobei die Messwerte der Messs" + "x" * 400)[:LINE_CHARS]
+    open_point = ("Offen bleibt, wie der Strahlenschutzverantwortliche dafür zu sorgen hat, dass die Exposition "
+                  "ermittelt wird, wenn Dosimeter verloren gehen oder die Exposition unterschätzen")[:SHORT_CHARS]
+    assert not open_point.endswith("unterschätzen")  # the limit falls inside a word
+    draft = SynthesisAnswer(answer=[Statement(text=statement, sources=[1])], open=[open_point])
+    markdown, _ = render(draft, [source], "de")
+    lead, open_part = markdown.split("\n\n**Offen:**\n- ")
+    assert lead.startswith(head) and lead == statement.rsplit(" ", 1)[0] + " … [1]."
+    assert open_part == open_point.rsplit(" ", 1)[0] + " …"
+    whole = SynthesisAnswer(answer=[Statement(text="Die Dosimeter sind nach Ablauf eines Monats einzureichen.",
+                                              sources=[1])])
+    assert render(whole, [source], "de")[0] == "Die Dosimeter sind nach Ablauf eines Monats einzureichen [1]."

@@ -9,7 +9,6 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-import numpy as np
 import pytest
 from support.fake_ollama import FakeOllama, down_url, fake_ollama_fixture, replies
 from support.fake_ollama_replies import chat_model, default_models
@@ -140,7 +139,7 @@ def test_server_down_is_a_clear_state_and_typed_errors() -> None:
         assert health.message == f"Ollama is not running at {url}: start it with `ollama serve`, " \
                                  "or set another server in the settings"
         errors: list[BaseException] = []
-        for call in (lambda: b.complete(ASK), lambda: b.list_models(), lambda: b.embed(["x"]),
+        for call in (lambda: b.complete(ASK), lambda: b.list_models(),
                      lambda: b.context_length(), lambda: _drain(b.stream_text(ASK)), lambda: _drain(b.pull("x"))):
             try:
                 await call()
@@ -150,7 +149,7 @@ def test_server_down_is_a_clear_state_and_typed_errors() -> None:
         return errors
 
     errors = run(main)
-    assert len(errors) == 6 and all(type(e) is LlmUnavailable for e in errors)
+    assert len(errors) == 5 and all(type(e) is LlmUnavailable for e in errors)
     assert all(f"Ollama is not running at {url}" in str(e) for e in errors)
 
 
@@ -198,8 +197,6 @@ def test_a_missing_model_says_how_to_pull_it(fake: FakeOllama) -> None:
         assert health.ok and not health.model_ready and "ollama pull mistral-nemo" in health.message
         with pytest.raises(ModelMissing, match="`ollama pull mistral-nemo`"):
             await missing.complete(ASK)
-        with pytest.raises(ModelMissing, match="ollama pull nomic"):
-            await missing.embed(["x"], model="nomic")
         present = backend(fake)
         with pytest.raises(ModelMissing, match="ollama pull llama3.2:3b"):  # removed after `show` was cached
             await present.complete(ASK)
@@ -326,23 +323,6 @@ def test_pull_reports_progress_and_installs_the_model(fake: FakeOllama) -> None:
         await b.aclose()
 
     run(main)
-
-
-def test_embed_returns_a_float_matrix_and_types_its_faults(fake: FakeOllama) -> None:
-    fake.script_embed(replies.http_500("embedding runner crashed"), replies.http_500("embedding runner crashed"))
-
-    async def main() -> np.ndarray:
-        b = backend(fake, transient_retries=1, retry_backoff_s=0.01)
-        with pytest.raises(LlmServerError, match="embedding runner crashed"):
-            await b.embed(["a"], model="bge-m3")
-        vectors = await b.embed(["a cat", "a dog"], model="bge-m3")
-        assert (await b.embed([])).shape == (0, 0)
-        await b.aclose()
-        return vectors
-
-    vectors = run(main)
-    assert vectors.shape == (2, 1024) and vectors.dtype == np.float32
-    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
 
 
 def test_stream_text_removes_thinking_and_is_audited(fake: FakeOllama) -> None:

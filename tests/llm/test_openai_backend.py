@@ -9,7 +9,6 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-import numpy as np
 import pytest
 from support import fake_ollama as fake_server
 from support.fake_ollama import FakeOllama, down_url, fake_ollama_fixture, replies
@@ -140,8 +139,6 @@ def test_health_models_and_embeddings(fake: FakeOllama) -> None:
         health = await other.health()
         assert health.ok and not health.model_ready and "does not serve 'mistral'" in health.message
         assert [m.name for m in await b.list_models()][:2] == ["llama3.2:3b", "qwen3:4b"]
-        vectors = await b.embed(["a cat", "a dog", "a cat"], model="bge-m3")
-        assert vectors.shape == (3, 1024) and vectors.dtype == np.float32 and np.allclose(vectors[0], vectors[2])
         for x in (b, other):
             await x.aclose()
 
@@ -171,7 +168,7 @@ def test_server_down_is_a_clear_state_and_typed_errors() -> None:
         assert not health.ok and health.message.startswith(f"no LLM server answers at {url}")
         assert "Ollama" not in health.message
         errors: list[BaseException] = []
-        for call in (lambda: b.complete(ASK), lambda: b.list_models(), lambda: b.embed(["x"]),
+        for call in (lambda: b.complete(ASK), lambda: b.list_models(),
                      lambda: _drain(b.stream_text(ASK))):
             try:
                 await call()
@@ -181,7 +178,7 @@ def test_server_down_is_a_clear_state_and_typed_errors() -> None:
         return errors
 
     errors = run(main)
-    assert len(errors) == 4 and all(type(e) is LlmUnavailable and "no LLM server answers" in str(e) for e in errors)
+    assert len(errors) == 3 and all(type(e) is LlmUnavailable and "no LLM server answers" in str(e) for e in errors)
 
 
 def test_http_500_retried_missing_model_and_refused_key(fake: FakeOllama) -> None:
@@ -287,23 +284,23 @@ def test_base_url() -> None:
     assert base_url("https://llm.team.local") == "https://llm.team.local"
 
 
-def test_server_side_context_overflow_and_missing_embeddings_are_typed(fake: FakeOllama) -> None:
+def test_server_side_context_overflow_and_not_implemented_are_typed(fake: FakeOllama) -> None:
     """What llama.cpp really answers (seen with a real server): a prompt its tokenizer finds too long
-    is PromptTooLong, so callers can shorten it; a server without embeddings is not retried."""
+    is PromptTooLong, so callers can shorten it; a route the server does not offer (501) is not retried."""
     overflow = {"error": {"code": 400, "type": "exceed_context_size_error", "n_prompt_tokens": 2570, "n_ctx": 2048,
                           "message": "the request exceeds the available context size"}}
     fake._routes[("POST", CHAT)] = lambda req, body: fake_server._json(overflow, 400)
-    fake._routes[("POST", "/v1/embeddings")] = lambda req, body: fake_server._error(
-        501, "This server does not support embeddings. Start it with `--embeddings`", openai=True)
 
     async def main() -> None:
         b = backend(fake)
         with pytest.raises(PromptTooLong, match="2570 tokens") as too_long:
             await b.complete(ASK)
         assert too_long.value.context == 2048
-        with pytest.raises(LlmError, match="does not offer this .*--embeddings"):
-            await b.embed(["text"])
+        fake._routes[("POST", CHAT)] = lambda req, body: fake_server._error(
+            501, "This server does not support chat completions with this model", openai=True)
+        with pytest.raises(LlmError, match="does not offer this .*chat completions"):
+            await b.complete(ASK)
         await b.aclose()
 
     run(main)
-    assert len(fake.requests_to("/v1/embeddings")) == 1  # a 501 is not retried
+    assert len(fake.requests_to(CHAT)) == 2  # neither the overflow nor the 501 is asked again

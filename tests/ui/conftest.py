@@ -4,12 +4,18 @@ Python exits crashes the process (Qt's offscreen plugin; exit code 139 after a g
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from PySide6.QtWidgets import QApplication
 
+from desktop.bridge.bridge import EngineBridge
+from desktop.kb.vector_process import serve_vectors_from_child_process
+from desktop.paths import AppPaths
+from desktop.settings import Settings
 from desktop.ui import i18n
+from desktop.ui.main_window import MainWindow
 
 
 @pytest.fixture(autouse=True)
@@ -17,3 +23,26 @@ def english(qapp: QApplication) -> Iterator[None]:
     assert i18n.install(qapp, "en") == "en"
     yield
     qapp.clipboard().clear()
+
+
+@pytest.fixture
+def open_window(qtbot: Any, app_paths: AppPaths) -> Iterator[Callable[[str, str, float], MainWindow]]:
+    """The whole window on ``app_paths``, wired as the app wires it, for an LLM server, model and
+    timeout; closed and shut down after the test."""
+    opened: list[tuple[MainWindow, EngineBridge]] = []
+
+    def open_(host: str, model: str, timeout_s: float) -> MainWindow:
+        settings = Settings()
+        settings.llm.host, settings.llm.model, settings.llm.timeout_s = host, model, timeout_s
+        serve_vectors_from_child_process()  # as the composition root does (undone after each test)
+        bridge = EngineBridge(app_paths, settings)
+        win = MainWindow(bridge)
+        qtbot.addWidget(win)
+        win.show()
+        opened.append((win, bridge))
+        return win
+
+    yield open_
+    for win, bridge in opened:
+        win.close()
+        bridge.shutdown()

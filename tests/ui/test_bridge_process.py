@@ -1,4 +1,4 @@
-"""What the window's bridge sets up for its process so that the GUI thread is not kept waiting for
+"""What the composition root sets up for the window's process so that the GUI thread is not kept waiting for
 the interpreter lock (see benchmarks/RESULTS.md, "The window's responsiveness")."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from desktop.app import prepare_window_process
 from desktop.bridge.bridge import EngineBridge
 from desktop.kb.vector_process import child_process_enabled
 from desktop.paths import AppPaths
@@ -20,6 +21,7 @@ from desktop.settings import Settings
 def bridge(qtbot: Any, app_paths: AppPaths, settings: Settings) -> Iterator[EngineBridge]:
     gc.unfreeze()
     interval = sys.getswitchinterval()
+    prepare_window_process()
     b = EngineBridge(app_paths, settings)
     yield b
     b.shutdown()
@@ -27,7 +29,19 @@ def bridge(qtbot: Any, app_paths: AppPaths, settings: Settings) -> Iterator[Engi
     gc.unfreeze()
 
 
-def test_the_bridge_keeps_lock_holders_off_the_gui_thread(bridge: EngineBridge) -> None:
+def test_the_window_process_keeps_lock_holders_off_the_gui_thread(bridge: EngineBridge) -> None:
     assert child_process_enabled()  # Chroma's calls hold the lock: its store runs in a child process
     assert sys.getswitchinterval() == pytest.approx(0.001)  # busy threads hand the lock over sooner
     assert gc.get_freeze_count() > 10_000  # a full collection does not walk the libraries' objects
+
+
+def test_the_bridge_itself_changes_nothing_process_wide(qtbot: Any, app_paths: AppPaths, settings: Settings) -> None:
+    """Process-wide setup belongs to the composition root: a bridge made in a test or a tool leaves the
+    process as it was."""
+    interval, frozen = sys.getswitchinterval(), gc.get_freeze_count()
+    b = EngineBridge(app_paths, settings)
+    try:
+        assert not child_process_enabled()
+        assert sys.getswitchinterval() == interval and gc.get_freeze_count() == frozen
+    finally:
+        b.shutdown()

@@ -16,6 +16,9 @@ from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication, QComboBox, QGroupBox, QMessageBox, QPushButton
 
+from desktop.bridge.kb_views import document_view, progress_view, report_view
+from desktop.bridge.views import log_line, run_view, summary_view
+from desktop.engine import events as ev
 from desktop.engine.research_state import TaskRun
 from desktop.engine.state import ClarifyRound, Pending, Plan, RetrievedChunk, RoundAnalysis, RunState, Todo
 from desktop.engine.store import RunSummary
@@ -74,19 +77,21 @@ def test_kb_panel_in_german_with_plural_forms(qtbot: Any, german: None) -> None:
     qtbot.addWidget(panel)
     buttons = {b.text() for b in panel.findChildren(QPushButton)}
     assert {"PDFs hinzufügen…", "Ordner hinzufügen…", "Letzter Importbericht…"} <= buttons
-    panel.set_documents([_doc(1), _doc(2), _doc(0, pending=1234), _doc(0)])
+    panel.set_documents([document_view(d) for d in [_doc(1), _doc(2), _doc(0, pending=1234), _doc(0)]])
     status = [panel.model.data(panel.model.index(row, 3)) for row in range(4)]
     assert status == ["1 Warnung", "2 Warnungen", "1.234 noch einzubetten", "bereit"]
 
     panel.set_ingesting(True)
-    panel.show_progress(IngestProgress(stage="extract", files_done=1, files_total=1, pages_done=999, pages_total=1500))
+    panel.show_progress(progress_view(IngestProgress(stage="extract", files_done=1, files_total=1, pages_done=999,
+                                                     pages_total=1500)))
     assert panel.progress_label.text().startswith("Einlesen: 1/1 Datei, 999/1.500 Seiten")
-    panel.show_progress(IngestProgress(stage="embed", embedded=1000, to_embed=2000, eta_s=75))
+    panel.show_progress(progress_view(IngestProgress(stage="embed", embedded=1000, to_embed=2000, eta_s=75)))
     assert panel.progress_label.text() == "Einbetten: 1.000/2.000 Passagen (die Suche funktioniert bereits) · noch etwa 1:15"
 
-    panel.show_report(IngestReport(database="Sample", files=[
+    panel.show_report(report_view(IngestReport(database="Sample", files=[
         FileOutcome(path="/a.pdf", status="added"), FileOutcome(path="/b.pdf", status="added"),
-        FileOutcome(path="/c.pdf", status="duplicate"), FileOutcome(path="/d.txt", status="rejected", reason="kein PDF")]))
+        FileOutcome(path="/c.pdf", status="duplicate"),
+        FileOutcome(path="/d.txt", status="rejected", reason="kein PDF")])))
     assert panel.progress_label.text() == "2 hinzugefügt, 1 Duplikat, 1 abgelehnt"
     reports = [w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.windowTitle() == "Importbericht"]
     assert reports and "abgelehnt: d.txt — kein PDF" in reports[-1].text() and "Duplikat: c.pdf" in reports[-1].text()
@@ -102,7 +107,7 @@ def test_chat_panel_in_german(qtbot: Any, german: None) -> None:
     qt_de = Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)) / "qtbase_de.qm"
     if qt_de.exists():  # Qt's own translation names the keys
         assert "Strg" in key
-    chat.show_state(_state())
+    chat.show_state(run_view(_state()))
     assert chat.send.text() == "Antwort senden" and chat.input.placeholderText() == f"Ihre Antwort… ({key})"
     assert chat.round_label.text() == "Runde 1/5 · 1 neue Passage, 2 bereits bekannt · 2 Lücken"
     text = chat.transcript.toPlainText()
@@ -119,16 +124,28 @@ def test_progress_panel_and_history_in_german(qtbot: Any, german: None) -> None:
                                         "plan": Plan(items=[Todo(id=0, task="Frage"), Todo(id=1, task="§ 78 prüfen")])})
     state.later.research.tasks = [TaskRun(task_id=1, status="running", extracted=3, followed=1)]
     state.usage.prompt_tokens, state.usage.completion_tokens = 12000, 345
-    panel.show_state(state)
+    panel.show_state(run_view(state))
     assert panel.tasks.item(1).text().endswith("§ 78 prüfen — 3 gelesen, 1 Verweis")
     assert panel.stats.text().startswith(f"{QLocale().toString(state.usage.total_tokens)} Tokens · ")
     assert panel.stats.text().startswith("12.345 Tokens")
+    for event in (ev.TaskStarted(task_id=1, task="§ 78 prüfen", chunks=1200),
+                  ev.CoverageUpdated(round=1, coverage=0.45, gaps=["a", "b"]),
+                  ev.ClarificationEnded(reason="user_end", summary="S", research_queries=["Grenzwert", "§ 78"]),
+                  ev.TaskDone(task_id=1, status="skipped", findings=0, summary=None)):
+        line = log_line(event)
+        assert line is not None
+        panel.add_line(line)
+    log = panel.log.toPlainText()
+    assert "Aufgabe 1: § 78 prüfen (1.200 Passagen zu lesen)" in log
+    assert f"Abdeckung 45{NBSP}%, 2 Lücke(n)" in log.replace(" %", f"{NBSP}%")
+    assert "Klärung beendet (von Ihnen beendet); Suchanfragen der Recherche: Grenzwert | § 78" in log
+    assert "Aufgabe 1 übersprungen: 0 Befund(e)" in log
 
     runs = [RunSummary(run_id="a", question="Q", database="Sample", status="waiting", phase="clarify",
                        created_at="2026-11-22T10:00:00", updated_at="2026-11-22T10:30:00"),
             RunSummary(run_id="b", question="Q", database="Sample", status="done", phase="report",
                        created_at="2026-11-22T10:00:00", updated_at="2026-11-22T10:30:00")]
-    dialog = RunHistoryDialog(runs)
+    dialog = RunHistoryDialog([summary_view(r) for r in runs])
     qtbot.addWidget(dialog)
     shown = [[dialog.table.item(row, col).text() for col in (2, 3)] for row in range(2)]
     assert shown == [["Wartet auf Sie", "Klärung"], ["Abgeschlossen", "Bericht"]]

@@ -10,10 +10,13 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QApplication
 
+from desktop.bridge.kb_views import document_view, progress_view, report_view
+from desktop.bridge.views import PlanView, estimate_view, log_line, run_view, summary_view
 from desktop.engine import events as ev
 from desktop.engine.state import ClarifyRound, Pending, Plan, RetrievedChunk, RoundAnalysis, RunState, Todo
 from desktop.engine.store import RunSummary
 from desktop.kb.models import DocumentInfo, FileOutcome, IngestProgress, IngestReport
+from desktop.llm.types import Usage
 from desktop.ui.chat_panel import ChatPanel
 from desktop.ui.history_dialog import RunHistoryDialog
 from desktop.ui.kb_panel import KnowledgeBasePanel, duration
@@ -41,10 +44,16 @@ def _waiting_state(kind: str = "answer") -> RunState:
     return state
 
 
+def _plan_view() -> PlanView:
+    plan = run_view(_waiting_state("approve_plan")).plan
+    assert plan is not None
+    return plan
+
+
 def test_plan_model_and_editor(qtbot) -> None:  # noqa: ANN001
     editor = PlanEditor()
     qtbot.addWidget(editor)
-    editor.set_plan(_plan(), editable=True)
+    editor.set_plan(_plan_view(), editable=True)
     model = editor.model
     assert model.rowCount() == 3 and "Abs. 1" in model.data(model.index(1))
     assert model.data(model.index(2), Qt.ItemDataRole.ToolTipRole) == "Behörde"
@@ -64,7 +73,7 @@ def test_plan_model_and_editor(qtbot) -> None:  # noqa: ANN001
     assert add.args == ["Check the annex"]
     with qtbot.waitSignal(editor.approveRequested):
         editor.approve.click()
-    editor.set_plan(_plan(), editable=False)
+    editor.set_plan(_plan_view(), editable=False)
     assert not editor.approve.isEnabled()
 
 
@@ -73,7 +82,7 @@ def test_plan_model_is_a_valid_item_model(qtbot) -> None:  # noqa: ANN001
 
     model = PlanModel()
     QAbstractItemModelTester(model, QAbstractItemModelTester.FailureReportingMode.Fatal)
-    model.set_plan(_plan())
+    model.set_plan(_plan_view())
     model.set_plan(None)
 
 
@@ -84,7 +93,7 @@ def test_chat_start_answer_and_end(qtbot) -> None:  # noqa: ANN001
     with qtbot.waitSignal(chat.startRequested) as start:
         chat.send.click()
     assert start.args == ["What is the dose limit?"]
-    chat.show_state(_waiting_state())
+    chat.show_state(run_view(_waiting_state()))
     html = chat.transcript.toHtml()
     assert "Geht es um berufliche Exposition?" in html and "Round 1/5" in html
     assert chat.coverage.value() == 45 and "2 seen before" in chat.round_label.text()
@@ -102,12 +111,18 @@ def test_progress_panel_events_draft_and_commands(qtbot) -> None:  # noqa: ANN00
     panel = ProgressPanel()
     qtbot.addWidget(panel)
     state = _waiting_state("approve_plan").model_copy(update={"status": "running", "phase": "research", "pending": None})
-    panel.show_state(state)
+    panel.show_state(run_view(state))
     assert panel.tasks.count() == 3 and panel.skip.isEnabled() and panel.cancel.isEnabled() and not panel.resume.isEnabled()
-    panel.add_event(ev.TaskStarted(task_id=1, task="§ 78 prüfen", chunks=8))
-    panel.add_event(ev.FindingAdded(task_id=1, finding_id="F1", tier=1, doc="StrlSchG.pdf", page=52, relevance=0.9,
-                                    quotes=2, verified=2))
-    assert "task 1: § 78 prüfen" in panel.log.toPlainText() and "2/2 quotes verified" in panel.log.toPlainText()
+    for event in (ev.TaskStarted(task_id=1, task="§ 78 prüfen", chunks=8),
+                  ev.FindingAdded(task_id=1, finding_id="F1", tier=1, doc="StrlSchG.pdf", page=52, relevance=0.9,
+                                  quotes=2, verified=2),
+                  ev.TokenUsage(purpose="extract", call=Usage(prompt_tokens=900, completion_tokens=40),
+                                total=Usage(prompt_tokens=12000, completion_tokens=345))):
+        if (line := log_line(event)) is not None:
+            panel.add_line(line)
+    log = panel.log.toPlainText()
+    assert "Task 1: § 78 prüfen (8 passages to read)" in log and "2 of 2 quotes verified" in log
+    assert "extract" not in log  # token counts have their own counter, not log lines
     panel.add_draft("Der Grenzwert ", 1)
     panel.add_draft("beträgt 20 mSv [1].", 1)
     assert panel.draft.toPlainText() == "Der Grenzwert beträgt 20 mSv [1]."
@@ -117,7 +132,7 @@ def test_progress_panel_events_draft_and_commands(qtbot) -> None:  # noqa: ANN00
     with qtbot.waitSignal(panel.skipRequested) as skip:
         panel.skip.click()
     assert skip.args == [2]
-    panel.show_state(state.model_copy(update={"status": "cancelled"}))
+    panel.show_state(run_view(state.model_copy(update={"status": "cancelled"})))
     assert panel.resume.isEnabled() and not panel.cancel.isEnabled()
 
 
@@ -129,7 +144,7 @@ def test_kb_panel_documents_progress_report_and_drop(qtbot, tmp_path: Path) -> N
     doc = DocumentInfo(doc_id="x" * 64, file_name="StrlSchG.pdf", path="/laws/StrlSchG.pdf", title="Strahlenschutzgesetz",
                        short_name="StrlSchG", language="de", pages=132, chunks=686, size_bytes=1, tags=["recht"],
                        warnings=["1 page(s) without a text layer"], ingested_at=datetime.now(timezone.utc))
-    panel.set_documents([doc])
+    panel.set_documents([document_view(d) for d in [doc]])
     index = panel.model.index(0, 0)
     assert panel.model.data(index) == "StrlSchG.pdf [StrlSchG]" and "recht" in panel.model.data(index, Qt.ItemDataRole.ToolTipRole)
     assert panel.model.data(panel.model.index(0, 3)) == "1 warning"
@@ -139,10 +154,10 @@ def test_kb_panel_documents_progress_report_and_drop(qtbot, tmp_path: Path) -> N
     widths = [panel.table.columnWidth(c) for c in range(4)]
     assert widths[0] >= 100 and widths[0] > max(widths[1:]), widths
     panel.set_ingesting(True)
-    panel.show_progress(IngestProgress(stage="embed", embedded=10, to_embed=40, eta_s=75))
+    panel.show_progress(progress_view(IngestProgress(stage="embed", embedded=10, to_embed=40, eta_s=75)))
     assert panel.progress.value() == 10 and "1:15" in panel.progress_label.text()
-    panel.show_report(IngestReport(database="Sample", files=[FileOutcome(path="/a.pdf", status="added"),
-                                                             FileOutcome(path="/b.txt", status="rejected", reason="not a PDF")]))
+    panel.show_report(report_view(IngestReport(database="Sample", files=[
+        FileOutcome(path="/a.pdf", status="added"), FileOutcome(path="/b.txt", status="rejected", reason="not a PDF")])))
     assert "1 added, 1 rejected" in panel.progress_label.text() and panel.report_button.isEnabled()
     for box in QApplication.topLevelWidgets():  # the report opens itself when a file was rejected
         if box.windowTitle() == "Ingestion report":
@@ -160,7 +175,7 @@ def test_kb_panel_documents_progress_report_and_drop(qtbot, tmp_path: Path) -> N
 def test_history_dialog(qtbot) -> None:  # noqa: ANN001
     runs = [RunSummary(run_id="abc", question="Q1", database="Sample", status="done", phase="report",
                        created_at="2026-11-22T10:00:00", updated_at="2026-11-22T10:30:00")]
-    dialog = RunHistoryDialog(runs)
+    dialog = RunHistoryDialog([summary_view(r) for r in runs])
     qtbot.addWidget(dialog)
     dialog.table.setCurrentCell(0, 0)
     with qtbot.waitSignal(dialog.resumeRequested) as resume:
@@ -169,20 +184,30 @@ def test_history_dialog(qtbot) -> None:  # noqa: ANN001
 
 
 def test_the_estimate_is_shown_under_the_plan_and_beside_the_progress(qtbot) -> None:  # noqa: ANN001
-    estimate = ev.EstimateReady(phase="plan", seconds=250, llm_calls=14, prompt_tokens=12000, answer_tokens=1800,
-                                prompt_tps=71.3, answer_tps=10.2)
+    event = ev.EstimateReady(phase="plan", seconds=250, llm_calls=14, prompt_tokens=12000, answer_tokens=1800,
+                             prompt_tps=71.3, answer_tps=10.2)
+    estimate = estimate_view(event)
     editor, progress = PlanEditor(), ProgressPanel()
     qtbot.addWidget(editor)
     qtbot.addWidget(progress)
     assert editor.estimate.isHidden() and progress.estimate.isHidden()  # nothing measured, nothing said
     editor.estimate.show_estimate(estimate)
-    progress.add_event(estimate)
+    progress.estimate.show_estimate(estimate)
     for label in (editor.estimate, progress.estimate):
         assert not label.isHidden()
         assert label.text() == ("Research and report take about 4 minutes on this LLM server (14 calls; it reads "
                                 "71 and writes 10 tokens per second).")
     progress.reset()
     assert progress.estimate.isHidden()
-    editor.estimate.show_estimate(estimate.model_copy(update={"excerpts": 12, "excerpts_allowed": 32}))
+    editor.estimate.show_estimate(estimate_view(event.model_copy(update={"excerpts": 12, "excerpts_allowed": 32})))
     assert editor.estimate.text().endswith("To stay within the time budget, 12 of up to 32 excerpts are read "
                                            "(Settings: Research, time budget).")
+
+
+def test_the_window_has_words_for_every_line_of_the_engine(qtbot) -> None:  # noqa: ANN001
+    """Each narration key the engine writes has a template here, so no log line falls back to bare values."""
+    from desktop.engine.narrate import IN_LOG
+
+    panel = ProgressPanel()
+    qtbot.addWidget(panel)
+    assert set(panel._templates()) == set(IN_LOG)

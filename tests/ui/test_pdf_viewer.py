@@ -16,6 +16,7 @@ from PySide6.QtGui import QImage
 from PySide6.QtPdfWidgets import QPdfView
 from support.pdfs import encrypted, zero_pages
 
+from desktop.engine.quote_locate import locate
 from desktop.report.model import Rect
 from desktop.ui.pdf_layout import PagePlacement, ViewState, page_to_view
 from desktop.ui.pdf_viewer import PdfViewer
@@ -231,10 +232,11 @@ def test_open_before_the_viewer_is_shown_still_lands_on_the_quote(qtbot, pdf: Pa
 
 
 def test_rotated_page_highlight_follows_the_rotation(qtbot, viewer: PdfViewer, tmp_path: Path) -> None:  # noqa: ANN001
-    """PyMuPDF measures text on the unrotated page; the viewer shows the page turned."""
+    """A citation's rects are located as the page is shown (turned by its /Rotate): drawn as they are."""
     pdf = make_pdf(tmp_path / "rotated.pdf", rotate_page=2)
-    rects = quote_rects(pdf, 2)
+    rects = locate(pdf, 2, quote_text(2))
     assert viewer.open(pdf, 2, rects)
+    assert viewer.view.highlights[1] == rects
     shown = viewer.view.highlights[1][0]
     assert (shown.x1 - shown.x0) < (shown.y1 - shown.y0), "a line of text turned on its side"
     assert_highlight_on_quote(qtbot, viewer, 2, shown)

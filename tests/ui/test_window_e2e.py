@@ -5,7 +5,7 @@ PDF viewer at the cited page with the quote highlighted. Real bridge, engine, kn
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,10 +18,7 @@ from support.fake_ollama_replies import chat_model
 from support.qt_text import anchor_point
 from support.research_llm import QUESTION_DE, ResearchLLM
 
-from desktop.bridge.bridge import EngineBridge
 from desktop.kb.databases import SAMPLE_DB
-from desktop.paths import AppPaths
-from desktop.settings import Settings
 from desktop.ui.main_window import MainWindow
 
 MODEL = "research-test:latest"
@@ -35,16 +32,8 @@ def fake_llm() -> Iterator[FakeOllama]:
 
 
 @pytest.fixture
-def window(qtbot: Any, app_paths: AppPaths, fake_llm: FakeOllama) -> Iterator[MainWindow]:
-    settings = Settings()
-    settings.llm.host, settings.llm.model, settings.llm.timeout_s = fake_llm.url, MODEL, 20
-    bridge = EngineBridge(app_paths, settings)
-    win = MainWindow(bridge)
-    qtbot.addWidget(win)
-    win.show()
-    yield win
-    win.close()
-    bridge.shutdown()
+def window(open_window: Callable[[str, str, float], MainWindow], fake_llm: FakeOllama) -> MainWindow:
+    return open_window(fake_llm.url, MODEL, 20)
 
 
 def _pdf(path: Path) -> Path:
@@ -65,7 +54,7 @@ def _drop(target: Any, paths: list[Path]) -> None:
 
 
 def _pending(win: MainWindow, kind: str) -> bool:
-    return win.state is not None and win.state.pending is not None and win.state.pending.kind == kind
+    return win.state is not None and win.state.waiting_for == kind
 
 
 @pytest.mark.slow
@@ -93,7 +82,7 @@ def test_from_first_start_to_a_highlighted_citation(qtbot: Any, window: MainWind
     qtbot.mouseClick(window.chat.send, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: _pending(window, "answer"), timeout=SLOW_MS)
     assert window.tabs.currentWidget() is window.chat
-    assert window.state.clarification.current.questions[0] in window.chat.transcript.toPlainText()
+    assert window.state.current_round.questions[0] in window.chat.transcript.toPlainText()
     window.chat.input.setPlainText("Nur beruflich exponierte Erwachsene.")
     qtbot.mouseClick(window.chat.end, Qt.MouseButton.LeftButton)
 
@@ -104,8 +93,8 @@ def test_from_first_start_to_a_highlighted_citation(qtbot: Any, window: MainWind
     qtbot.mouseClick(window.plan.approve, Qt.MouseButton.LeftButton)
 
     # the report, with its answer and citations
-    qtbot.waitUntil(lambda: window.state is not None and window.state.later.report is not None, timeout=SLOW_MS)
-    report = window.state.later.report
+    qtbot.waitUntil(lambda: window.state is not None and window.state.report is not None, timeout=SLOW_MS)
+    report = window.state.report
     qtbot.waitUntil(lambda: window.tabs.currentWidget() is window.report, timeout=SLOW_MS)
     cited = next(c for c in report.citations if c.quote_verified and c.rects)
 

@@ -1,0 +1,166 @@
+"""One owner for the knowledge bases and the LLM client: the workspace on the engine's loop.
+
+Real knowledge bases (Chroma, SQLite FTS5, the offline embedder), the real research engine and the
+real ``ollama`` client against the fake server; nothing inside is replaced."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import sys
+import threading
+import time
+from pathlib import Path
+
+from support import fake_ollama_replies as replies
+from support import pdfs
+from support.research_llm import QUESTION_EN
+
+from desktop.engine import events as ev
+from desktop.engine.resources import KnowledgeBases, ThreadCalls
+from desktop.engine.store import RunStore
+from desktop.engine.workspace import Workspace
+from desktop.kb import lexical
+from desktop.kb.database import CATALOG_FILE, KnowledgeBase
+from desktop.paths import AppPaths
+from desktop.settings import Settings
+
+QUERIES = ["Grenzwert der Ableitung", "§ 3 PrüfG", "cloud revenue growth", "Überwachung radioaktiver Stoffe",
+           "Müllverbrennungsanlagen", "investments in data centers"]
+
+
+def _documents(folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    pdfs.statute(folder / "PruefG.pdf", abbreviation="PrüfG", sections=8)
+    pdfs.report(folder / "cloud.pdf", ["Revenue from cloud services grew by 23 percent to 4.2 billion dollars.",
+                                       "Operating expenses increased because of investments in data centers."])
+    pdfs.report(folder / "umwelt.pdf", ["Die Überwachung der Ableitung radioaktiver Stoffe erfolgt durch die "
+                                        "zuständige Behörde.", "Für Müllverbrennungsanlagen gelten besondere "
+                                        "Grenzwerte nach § 5 Absatz 2."])
+    return folder
+
+
+def _lexical_rows(paths: AppPaths, name: str) -> list[tuple[str, str]]:
+    with sqlite3.connect(paths.database_dir(name) / CATALOG_FILE) as db:
+        return db.execute("SELECT head, body FROM chunks_fts ORDER BY rowid").fetchall()
+
+
+def test_searches_and_ingests_at_once_give_the_serial_results(app_paths: AppPaths, settings: Settings,
+                                                                 tmp_path: Path) -> None:
+    docs = _documents(tmp_path / "docs")
+    law = Path(__file__).resolve().parents[2] / "kb" / "NiSV.pdf"  # real statute text: many words to stem
+
+    def open_kb(name: str) -> KnowledgeBase:
+        return KnowledgeBase.open(app_paths, settings, name, create=True)
+
+    async def main() -> tuple[list[object], list[object]]:
+        kbs = KnowledgeBases(open_kb)
+        await kbs.use("Searched", lambda kb: kb.ingest([docs]))
+        await kbs.use("Serial", lambda kb: kb.ingest([law]))  # the ingest alone, for comparison
+        serial = [await kbs.use("Searched", lambda kb, q=q: kb.search(q, k=5)) for q in QUERIES]
+        lexical._stem.cache_clear()  # every word stemmed afresh while the threads run
+        together = await asyncio.gather(*[kbs.use(f"Ingested{n}", lambda kb: kb.ingest([law])) for n in range(3)],
+                                        *[kbs.use("Searched", lambda kb, q=q: kb.search(q, k=5))
+                                          for q in QUERIES * 3])
+        await kbs.close_all()
+        kbs.threads.shutdown()
+        return serial, list(together[3:])
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)  # threads interleave often, as on a busy machine (the window uses 1e-3)
+    try:
+        serial, concurrent = asyncio.run(main())
+    finally:
+        sys.setswitchinterval(interval)
+    assert concurrent == serial * 3
+    expected = _lexical_rows(app_paths, "Serial")
+    assert expected and all(_lexical_rows(app_paths, f"Ingested{n}") == expected for n in range(3))
+
+
+def test_closing_waits_for_a_thread_whose_caller_was_cancelled() -> None:
+    threads = ThreadCalls(workers=2)
+    release, finished = threading.Event(), []
+
+    def slow() -> None:
+        release.wait(5)
+        finished.append(True)
+
+    async def main() -> tuple[int, bool]:
+        task = asyncio.create_task(threads.run(slow, uses="A"))
+        await asyncio.sleep(0.05)
+        task.cancel()  # the caller stops waiting; the thread goes on
+        await asyncio.gather(task, return_exceptions=True)
+        busy = threads.busy("A")
+        asyncio.get_running_loop().call_later(0.2, release.set)
+        await threads.drain("A")
+        return busy, bool(finished)
+
+    busy, done = asyncio.run(main())
+    threads.shutdown()
+    assert busy == 1 and done
+
+
+def test_a_knowledge_base_is_opened_once_and_closed_after_its_users(app_paths: AppPaths, settings: Settings) -> None:
+    opened: list[str] = []
+    closed: list[float] = []
+    used_until: list[float] = []
+
+    def open_kb(name: str) -> KnowledgeBase:
+        opened.append(name)
+        kb = KnowledgeBase.open(app_paths, settings, name, create=True)
+        real_close = kb.close
+        kb.close = lambda: (closed.append(time.monotonic()), real_close())  # type: ignore[method-assign]
+        return kb
+
+    def read(kb: KnowledgeBase) -> None:
+        time.sleep(0.3)
+        kb.documents()
+        used_until.append(time.monotonic())
+
+    async def main() -> None:
+        kbs = KnowledgeBases(open_kb)
+        await asyncio.gather(*[kbs.get("One") for _ in range(5)])
+        reader = asyncio.create_task(kbs.use("One", read))
+        await asyncio.sleep(0.05)
+        reader.cancel()
+        await kbs.close_all()
+        kbs.threads.shutdown()
+
+    asyncio.run(main())
+    assert opened == ["One"] and len(closed) == 1 and closed[0] >= used_until[0]
+
+
+def test_new_settings_stop_a_running_step_and_the_run_resumes(sample_paths, engine_settings: Settings,  # noqa: ANN001
+                                                              research_llm, tmp_path: Path) -> None:
+    paths, _ = sample_paths
+    research_llm.once["RetrievalAnalysis"] = [replies.slow(10, research_llm.default("RetrievalAnalysis", "en", ""))]
+    events: list[ev.Event] = []
+
+    async def main() -> tuple[str, float, int, str]:
+        ws = Workspace(paths, engine_settings, tmp_path / "runs.sqlite")
+        ws.subscribe(events.append)
+        run = asyncio.create_task(ws.engine().start(QUESTION_EN, "Sample"))
+        while not any(isinstance(e, ev.ChunksRetrieved) for e in events):
+            await asyncio.sleep(0.02)
+        started = time.monotonic()
+        changed = engine_settings.model_copy(deep=True)
+        changed.research.max_rounds = 5
+        await ws.apply(changed)  # returns once the step is stopped and everything is closed
+        waited = time.monotonic() - started
+        stopped = (await run).status
+        open_after = len(ws.kbs._open)
+        resumed = await ws.engine().resume(events[0].run_id)
+        await ws.aclose()
+        return stopped, waited, open_after, resumed.status
+
+    stopped, waited, open_after, resumed = asyncio.run(main())
+    assert stopped == "cancelled" and waited < 5 and open_after == 0
+    assert resumed == "waiting" and store_status(tmp_path, events[0].run_id) == "waiting"
+
+
+def store_status(tmp_path: Path, run_id: str) -> str:
+    store = RunStore(tmp_path / "runs.sqlite")
+    try:
+        return store.load(run_id).status
+    finally:
+        store.close()
