@@ -98,19 +98,18 @@ class MainWindow(QMainWindow):
 
     def _connect(self) -> None:
         b, kb = self.bridge, self.kb
-        b.runChanged.connect(self.show_run)
-        b.logLine.connect(self.progress.add_line)
-        b.phaseStarted.connect(self.progress.phase_started)
-        b.tokensUsed.connect(self.progress.set_tokens)
-        b.draftText.connect(self.progress.add_draft)
-        b.estimateReady.connect(self._estimate)
-        b.error.connect(self._error)
-        b.busy.connect(self._busy)
-        b.llmHealth.connect(self._health)
-        b.ingestProgress.connect(kb.show_progress)
-        b.ingestFinished.connect(kb.show_report)
-        b.documentsChanged.connect(self._documents)
-        b.databasesChanged.connect(lambda names: kb.set_databases(names))
+        # The bridge outlives this window (a language switch builds a new one): what it tells the window
+        # is connected here and cut in closeEvent, or a closed window's panels would still be called.
+        self._bridge_links = [
+            (b.runChanged, self.show_run), (b.logLine, self.progress.add_line),
+            (b.phaseStarted, self.progress.phase_started), (b.tokensUsed, self.progress.set_tokens),
+            (b.draftText, self.progress.add_draft), (b.estimateReady, self._estimate), (b.error, self._error),
+            (b.busy, self._busy), (b.llmHealth, self._health), (b.ingestProgress, kb.show_progress),
+            (b.ingestFinished, kb.show_report), (b.documentsChanged, self._documents),
+            (b.databasesChanged, kb.set_databases),
+        ]
+        for signal, slot in self._bridge_links:
+            signal.connect(slot)
         kb.databaseSelected.connect(b.load_documents)
         kb.createRequested.connect(lambda name: b.create_database(name))
         kb.deleteRequested.connect(b.delete_database)
@@ -309,4 +308,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:  # noqa: ANN001, N802
         self.health.stop()
+        for signal, slot in self._bridge_links:
+            signal.disconnect(slot)
+        self._bridge_links = []
         super().closeEvent(event)
