@@ -60,10 +60,10 @@ def run_window(data_dir: str | None = None, argv: list[str] | None = None) -> in
 
     from desktop.bridge.bridge import EngineBridge
     from desktop.paths import resource_root, resolve_paths, with_data_dir
-    from desktop.settings import Settings, SettingsError, load_settings, save_settings
+    from desktop.settings import Settings, SettingsError, load_settings
     from desktop.ui import i18n
-    from desktop.ui.main_window import MainWindow
     from desktop.ui.theme import apply_theme
+    from desktop.ui.window_host import WindowHost
 
     app = QApplication.instance() or QApplication(argv or sys.argv[:1])
     app.setApplicationName("Rabbithole")
@@ -83,29 +83,8 @@ def run_window(data_dir: str | None = None, argv: list[str] | None = None) -> in
     i18n.install(app, settings.ui.language)
     prepare_window_process()
     bridge = EngineBridge(paths, settings)
-    windows: list[MainWindow] = []
-
-    def open_window(state=None) -> MainWindow:  # noqa: ANN001
-        window = MainWindow(bridge)
-        window.languageRequested.connect(switch_language)
-        windows.append(window)
-        window.show()
-        if state is not None:
-            window.show_run(state)
-        return window
-
-    def switch_language(language: str) -> None:
-        """Rebuild the window in the other language; the run and the knowledge bases carry on."""
-        old = windows.pop()
-        bridge.settings.ui.language = language
-        save_settings(paths, bridge.settings)
-        i18n.install(app, language)
-        new = open_window(old.state)
-        new.restoreGeometry(old.saveGeometry())
-        old.close()
-        old.deleteLater()
-
-    window = open_window()
+    host = WindowHost(app, bridge, paths)
+    window = host.open()
     if problem:
         QMessageBox.warning(window, "Rabbithole", f"{problem}\nThe default settings are used for now.")
     window.prepare_first_start()

@@ -4,9 +4,10 @@ bridge; the window only shows state and forwards commands."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -20,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.bridge.bridge import EngineBridge
-from desktop.bridge.kb_views import DocumentView, HealthView
+from desktop.bridge.kb_views import DocumentView, HealthView, IngestReportView
 from desktop.bridge.views import EstimateView, RunSummaryView, RunView
 from desktop.report.model import Citation
 from desktop.settings import Settings
@@ -36,6 +37,22 @@ from desktop.ui.settings_dialog import SettingsDialog
 _HEALTH_INTERVAL_MS = 60_000
 
 
+@dataclass
+class Carried:
+    """What a window hands to the one that replaces it (View → Language builds the window anew)."""
+
+    state: RunView | None
+    log: str
+    draft: str
+    database: str | None
+    pdf: tuple[Path, int] | None  # file and page
+    ingest_report: IngestReportView | None
+    ingest_label: str
+    busy: set[str] = field(default_factory=set)
+    geometry: QByteArray = field(default_factory=QByteArray)
+    layout: QByteArray = field(default_factory=QByteArray)
+
+
 class MainWindow(QMainWindow):
     languageRequested = Signal(str)  # "de" / "en": the app rebuilds the window in that language
 
@@ -43,6 +60,7 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.bridge = bridge
         self.state: RunView | None = None
+        self._busy_now: set[str] = set()  # what the bridge said is running
         self.setWindowTitle("Rabbithole")
         self.resize(1400, 880)
         self.kb = KnowledgeBasePanel()
@@ -186,6 +204,7 @@ class MainWindow(QMainWindow):
         self.progress.estimate.show_estimate(estimate)
 
     def _busy(self, what: str, running: bool) -> None:
+        (self._busy_now.add if running else self._busy_now.discard)(what)
         if what == "ingest":
             self.kb.set_ingesting(running)
         elif what in ("research", "plan", "skip"):
@@ -305,6 +324,33 @@ class MainWindow(QMainWindow):
         QMessageBox.about(self, self.tr("About Rabbithole"), self.tr(
             "Rabbithole — offline research over your PDFs with a local LLM.\nData folder: {0}").format(
             self.bridge.paths.data_dir))
+
+    def carry(self) -> Carried:
+        path = self.viewer.path
+        return Carried(
+            state=self.state, log=self.progress.log.toPlainText(), draft=self.progress.draft.toPlainText(),
+            database=self.kb.database, pdf=(path, self.viewer.current_page()) if path else None,
+            ingest_report=self.kb.last_report, ingest_label=self.kb.progress_label.text(), busy=set(self._busy_now),
+            geometry=self.saveGeometry(), layout=self.saveState())
+
+    def take_over(self, carried: Carried) -> None:
+        """Show what the window this one replaces showed, and go on where it was."""
+        self.restoreGeometry(carried.geometry)
+        self.restoreState(carried.layout)
+        if carried.database:
+            self.kb.set_databases(self.bridge.databases(), select=carried.database)
+        if carried.state is not None:
+            self.show_run(carried.state)
+        self.progress.log.setPlainText(carried.log)
+        self.progress.draft.setPlainText(carried.draft)
+        if carried.ingest_report is not None:
+            self.kb.last_report = carried.ingest_report
+            self.kb.report_button.setEnabled(True)
+        for what in carried.busy:
+            self._busy(what, True)
+        self.kb.progress_label.setText(carried.ingest_label)
+        if carried.pdf is not None:
+            self.viewer.open(*carried.pdf)
 
     def closeEvent(self, event) -> None:  # noqa: ANN001, N802
         self.health.stop()

@@ -1,0 +1,45 @@
+"""The app's main window, and its replacement when the user picks another language: Qt translates
+widgets as they are made, so View → Language builds the window anew on the same bridge. What the user
+had in front of them carries over (``MainWindow.carry``): the shown run, the research log and draft,
+the database, the open PDF and page, the last ingestion report, what is still running, the layout."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QApplication
+
+from desktop.bridge.bridge import EngineBridge
+from desktop.paths import AppPaths
+from desktop.settings import save_settings
+from desktop.ui import i18n
+from desktop.ui.main_window import MainWindow
+
+
+class WindowHost(QObject):
+    def __init__(self, app: QApplication, bridge: EngineBridge, paths: AppPaths) -> None:
+        super().__init__()
+        self.app = app
+        self.bridge = bridge
+        self.paths = paths
+        self.window: MainWindow | None = None
+
+    def open(self) -> MainWindow:
+        window = MainWindow(self.bridge)
+        window.languageRequested.connect(self.switch_language)
+        window.show()
+        self.window = window
+        return window
+
+    def switch_language(self, language: str) -> MainWindow:
+        """Save the choice, install the translation and replace the window; the bridge, its run and its
+        knowledge bases carry on untouched."""
+        old = self.window
+        self.bridge.settings.ui.language = language
+        save_settings(self.paths, self.bridge.settings)
+        i18n.install(self.app, language)
+        new = self.open()
+        if old is not None:
+            new.take_over(old.carry())
+            old.close()  # cuts its connections to the bridge
+            old.deleteLater()
+        return new
