@@ -280,7 +280,10 @@ class MainWindow(QMainWindow):
 
     def open_citation(self, citation: Citation) -> None:
         self.viewer_dock.show()
-        self.viewer.open(Path(citation.path), citation.page, citation.rects, citation.quote)
+        note = None if citation.quote_verified else self.tr(
+            "The quote of source [{n}] was not found in the document, so nothing is highlighted: read the page "
+            "to check what the answer says.").format(n=citation.n)
+        self.viewer.open(Path(citation.path), citation.page, citation.rects, citation.quote, note)
 
     def _open_document(self, doc: DocumentView | None) -> None:
         if doc is not None:

@@ -73,10 +73,12 @@ class PdfViewer(QWidget):
         self.search_model.statusChanged.connect(self._update_count)
         self._document_changed()
 
-    def open(self, path: Path, page: int = 1, rects: Sequence[Rect] = (), quote: str | None = None) -> bool:
-        """Show 1-based ``page`` of ``path`` scrolled to ``rects`` (PyMuPDF page points) and highlight them;
-        without rects, highlight ``quote`` where the page's text has it. False, with the reason shown in
-        the widget, when the file is missing or cannot be opened."""
+    def open(self, path: Path, page: int = 1, rects: Sequence[Rect] = (), quote: str | None = None,
+             note: str | None = None) -> bool:
+        """Show 1-based ``page`` of ``path`` scrolled to ``rects`` (PDF points on the page as shown) and
+        highlight them; without rects, highlight ``quote`` where the page's text has it. ``note`` is said
+        above the page (why nothing is highlighted). False, with the reason shown in the widget, when the
+        file is missing or cannot be opened."""
         path = Path(path)
         if not path.is_file():
             text = self.tr("“{name}” was not found at {path} — was it moved? Re-add it to the knowledge base.")
@@ -90,6 +92,8 @@ class PdfViewer(QWidget):
         shown = list(rects) if rects else self._find_quote(index, quote)
         if quote and not shown:
             notices.append(self.tr("The quote could not be found on page {page}.").format(page=index + 1))
+        if note:
+            notices.append(note)
         self.notice.setText(" ".join(notices))
         self.notice.setVisible(bool(notices))
         self.stack.setCurrentWidget(self.view)
