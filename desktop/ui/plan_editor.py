@@ -47,9 +47,10 @@ class PlanModel(QAbstractListModel):
             return None
         todo = self.items[index.row()]
         if role in (Qt.ItemDataRole.DisplayRole,):
+            context = f"\n   {todo.context}" if todo.context else ""  # what the task is to look for, shown
             subtasks = "".join(f"\n   – {s}" for s in todo.subtasks)
             mark = {"done": "✓ ", "skipped": "⤼ ", "running": "▶ "}.get(todo.status, "")
-            return f"{mark}{todo.id}. {todo.task}{subtasks}"
+            return f"{mark}{todo.id}. {todo.task}{context}{subtasks}"
         if role == Qt.ItemDataRole.EditRole:
             return todo.task
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -95,11 +96,14 @@ class PlanEditor(QWidget):
         self.new_task.setPlaceholderText(self.tr("New task…"))
         self.new_task.returnPressed.connect(self._add)
         buttons = QHBoxLayout()
-        for text, slot in ((self.tr("Add"), self._add), (self.tr("Remove"), self._remove), (self.tr("Up"), lambda: self._move(-1)),
-                           (self.tr("Down"), lambda: self._move(1)), (self.tr("Re-plan…"), self._replan)):
+        self.edit_buttons: list[QPushButton] = []
+        for text, slot in ((self.tr("Add"), self._add), (self.tr("Remove"), self._remove),
+                           (self.tr("Up"), lambda: self._move(-1)), (self.tr("Down"), lambda: self._move(1)),
+                           (self.tr("Re-plan…"), self._replan)):
             button = QPushButton(text)
             button.clicked.connect(slot)
             buttons.addWidget(button)
+            self.edit_buttons.append(button)
         self.estimate = EstimateLabel()
         self.approve = QPushButton(self.tr("Approve plan and start research"))
         self.approve.setDefault(True)
@@ -116,15 +120,28 @@ class PlanEditor(QWidget):
     def set_plan(self, plan: PlanView | None, editable: bool) -> None:
         selected = self._selected()
         self.model.set_plan(plan)
-        self.note.setText(plan.note or "" if plan else "")
-        self.note.setVisible(bool(plan and plan.note))
-        for w in (self.new_task, self.approve):
+        note = self._note(plan)
+        self.note.setText(note)
+        self.note.setVisible(bool(note))
+        for w in (self.new_task, self.approve, *self.edit_buttons):  # a plan no longer waiting is a record
             w.setEnabled(editable)
         self.view.setEditTriggers(QListView.EditTrigger.DoubleClicked if editable else QListView.EditTrigger.NoEditTriggers)
         if selected is not None:
             row = next((i for i, t in enumerate(self.model.items) if t.id == selected.id), None)
             if row is not None:
                 self.view.setCurrentIndex(self.model.index(row))
+
+    def _note(self, plan: PlanView | None) -> str:
+        """Why the knowledge base may not answer, or why the plan is only the question itself."""
+        if plan is None:
+            return ""
+        if plan.note:
+            return plan.note
+        if len(plan.items) == 1:
+            return self.tr("The plan is only your question (task 0): the model proposed no further tasks. Add "
+                           "tasks for aspects to look into, re-plan with a hint, or approve to research the "
+                           "question as it stands.")
+        return ""
 
     def _selected(self) -> TodoView | None:
         index = self.view.currentIndex()

@@ -811,52 +811,57 @@ Datenordner: {0}</translation>
 <context>
     <name>PlanEditor</name>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="95"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="96"/>
         <source>New task…</source>
         <translation>Neue Aufgabe…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="98"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="100"/>
         <source>Add</source>
         <translation>Hinzufügen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="98"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="100"/>
         <source>Remove</source>
         <translation>Entfernen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="98"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="101"/>
         <source>Up</source>
         <translation>Nach oben</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="99"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="101"/>
         <source>Down</source>
         <translation>Nach unten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="99"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="102"/>
         <source>Re-plan…</source>
         <translation>Neu planen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="104"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="108"/>
         <source>Approve plan and start research</source>
         <translation>Plan freigeben und Recherche starten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="108"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="112"/>
         <source>Research plan — edit it, then approve. Task 0 is your question.</source>
         <translation>Rechercheplan — bearbeiten Sie ihn und geben Sie ihn dann frei. Aufgabe 0 ist Ihre Frage.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="151"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="141"/>
+        <source>The plan is only your question (task 0): the model proposed no further tasks. Add tasks for aspects to look into, re-plan with a hint, or approve to research the question as it stands.</source>
+        <translation>Der Plan besteht nur aus Ihrer Frage (Aufgabe 0): Das Modell hat keine weiteren Aufgaben vorgeschlagen. Fügen Sie Aufgaben für Gesichtspunkte hinzu, die untersucht werden sollen, planen Sie mit einem Hinweis neu, oder genehmigen Sie, um die Frage so zu recherchieren.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/plan_editor.py" line="168"/>
         <source>Re-plan</source>
         <translation>Neu planen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="152"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="169"/>
         <source>What should the new plan do differently?</source>
         <translation>Was soll der neue Plan anders machen?</translation>
     </message>

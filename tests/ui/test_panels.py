@@ -211,3 +211,20 @@ def test_the_window_has_words_for_every_line_of_the_engine(qtbot) -> None:  # no
     panel = ProgressPanel()
     qtbot.addWidget(panel)
     assert set(panel._templates()) == set(IN_LOG)
+
+
+def test_plan_shows_context_explains_a_lone_task_and_is_read_only_once_approved(qtbot) -> None:  # noqa: ANN001
+    editor = PlanEditor()
+    qtbot.addWidget(editor)
+    editor.set_plan(_plan_view(), editable=True)
+    assert "Behörde" in editor.model.data(editor.model.index(2))  # the context, not only in a tooltip
+    assert editor.note.isHidden()
+    assert all(b.isEnabled() for b in editor.edit_buttons) and editor.approve.isEnabled()
+
+    only_question = PlanView(items=_plan_view().items[:1], note=None, approved=False)
+    editor.set_plan(only_question, editable=True)
+    assert not editor.note.isHidden() and "only your question" in editor.note.text()
+
+    editor.set_plan(_plan_view(), editable=False)  # approved, researching or done
+    assert not any(b.isEnabled() for b in editor.edit_buttons)
+    assert not editor.approve.isEnabled() and not editor.new_task.isEnabled()
