@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QDialog,
@@ -16,6 +18,13 @@ from PySide6.QtWidgets import (
 
 from desktop.bridge.views import RunSummaryView
 
+
+def local_time(iso: str) -> str:
+    """A stored time (UTC, ISO 8601) as the clock on the wall shows it: "2026-11-22 11:30"."""
+    try:
+        return datetime.fromisoformat(iso).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return iso[:16].replace("T", " ")
 
 class RunHistoryDialog(QDialog):
     openRequested = Signal(str)
@@ -38,7 +47,7 @@ class RunHistoryDialog(QDialog):
                   "drift": self.tr("Filter"), "synthesis": self.tr("Synthesis"), "report": self.tr("Report")}
         for row, r in enumerate(runs):
             shown = (r.question, r.database, statuses.get(r.status, r.status), phases.get(r.phase, r.phase),
-                     r.updated_at[:16].replace("T", " "))
+                     local_time(r.updated_at))
             for col, text in enumerate(shown):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, r.run_id)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop import __version__
 from desktop.bridge.bridge import EngineBridge
 from desktop.bridge.kb_views import DocumentView, HealthView, IngestReportView
 from desktop.bridge.views import EstimateView, RunSummaryView, RunView
@@ -54,7 +55,7 @@ class Carried:
 
 
 class MainWindow(QMainWindow):
-    languageRequested = Signal(str)  # "de" / "en": the app rebuilds the window in that language
+    languageRequested = Signal(str)  # "system", "de" or "en": the app rebuilds the window in that language
 
     def __init__(self, bridge: EngineBridge) -> None:
         super().__init__()
@@ -173,8 +174,13 @@ class MainWindow(QMainWindow):
         view = bar.addMenu(self.tr("&View"))
         view.addAction(self.viewer_dock.toggleViewAction())
         language = view.addMenu(self.tr("Language"))
-        self._action(language, "English", lambda: self.languageRequested.emit("en"))
-        self._action(language, "Deutsch", lambda: self.languageRequested.emit("de"))
+        self.language_group = QActionGroup(self)  # one checked: the window's current choice
+        for code, name in (("system", self.tr("System language")), ("en", "English"), ("de", "Deutsch")):
+            action = self._action(language, name, lambda _=False, c=code: self._choose_language(c))
+            action.setCheckable(True)
+            action.setChecked(code == self.bridge.settings.ui.language)
+            action.setData(code)
+            self.language_group.addAction(action)
         settings = bar.addMenu(self.tr("&Settings"))
         self._action(settings, self.tr("Preferences…"), self._settings, "Ctrl+,")
         self._action(settings, self.tr("Check LLM connection"), self.bridge.check_llm)
@@ -323,10 +329,16 @@ class MainWindow(QMainWindow):
         if after.ui.language != before.ui.language:
             self.languageRequested.emit(after.ui.language)
 
+    def _choose_language(self, code: str) -> None:
+        if code != self.bridge.settings.ui.language:
+            self.languageRequested.emit(code)
+
     def _about(self) -> None:
-        QMessageBox.about(self, self.tr("About Rabbithole"), self.tr(
-            "Rabbithole — offline research over your PDFs with a local LLM.\nData folder: {0}").format(
-            self.bridge.paths.data_dir))
+        text = self.tr("Rabbithole {version} — offline research over your PDFs with a local LLM.\n"
+                       "Data folder: {folder}").format(version=__version__, folder=self.bridge.paths.data_dir)
+        box = QMessageBox(QMessageBox.Icon.Information, self.tr("About Rabbithole"), text, parent=self)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()  # not exec(): the window keeps working
 
     def carry(self) -> Carried:
         path = self.viewer.path

@@ -472,128 +472,133 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="78"/>
+        <location filename="../../desktop/ui/main_window.py" line="79"/>
         <source>1 Clarify</source>
         <translation>1 Klärung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="78"/>
+        <location filename="../../desktop/ui/main_window.py" line="79"/>
         <source>2 Plan</source>
         <translation>2 Plan</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="79"/>
+        <location filename="../../desktop/ui/main_window.py" line="80"/>
         <source>3 Research</source>
         <translation>3 Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="79"/>
+        <location filename="../../desktop/ui/main_window.py" line="80"/>
         <source>4 Report</source>
         <translation>4 Bericht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="86"/>
+        <location filename="../../desktop/ui/main_window.py" line="87"/>
         <source>Knowledge base</source>
         <translation>Wissensdatenbank</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="87"/>
+        <location filename="../../desktop/ui/main_window.py" line="88"/>
         <source>PDF</source>
         <translation>PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="163"/>
+        <location filename="../../desktop/ui/main_window.py" line="164"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="164"/>
+        <location filename="../../desktop/ui/main_window.py" line="165"/>
         <source>Add PDFs…</source>
         <translation>PDFs hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="165"/>
+        <location filename="../../desktop/ui/main_window.py" line="166"/>
         <source>Add folder…</source>
         <translation>Ordner hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="166"/>
+        <location filename="../../desktop/ui/main_window.py" line="167"/>
         <source>Export report…</source>
         <translation>Bericht exportieren…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="168"/>
+        <location filename="../../desktop/ui/main_window.py" line="169"/>
         <source>Quit</source>
         <translation>Beenden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="169"/>
+        <location filename="../../desktop/ui/main_window.py" line="170"/>
         <source>&amp;Research</source>
         <translation>&amp;Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="170"/>
+        <location filename="../../desktop/ui/main_window.py" line="171"/>
         <source>New question</source>
         <translation>Neue Frage</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="171"/>
+        <location filename="../../desktop/ui/main_window.py" line="172"/>
         <source>History…</source>
         <translation>Verlauf…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="172"/>
+        <location filename="../../desktop/ui/main_window.py" line="173"/>
         <source>Stop run</source>
         <translation>Recherche anhalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="173"/>
+        <location filename="../../desktop/ui/main_window.py" line="174"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="175"/>
+        <location filename="../../desktop/ui/main_window.py" line="176"/>
         <source>Language</source>
         <translation>Sprache</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/main_window.py" line="178"/>
+        <source>System language</source>
+        <translation>Sprache des Systems</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="184"/>
         <source>&amp;Settings</source>
         <translation>&amp;Einstellungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="179"/>
+        <location filename="../../desktop/ui/main_window.py" line="185"/>
         <source>Preferences…</source>
         <translation>Einstellungen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="180"/>
+        <location filename="../../desktop/ui/main_window.py" line="186"/>
         <source>Check LLM connection</source>
         <translation>LLM-Verbindung prüfen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="181"/>
+        <location filename="../../desktop/ui/main_window.py" line="187"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="182"/>
-        <location filename="../../desktop/ui/main_window.py" line="327"/>
+        <location filename="../../desktop/ui/main_window.py" line="188"/>
+        <location filename="../../desktop/ui/main_window.py" line="339"/>
         <source>About Rabbithole</source>
         <translation>Über Rabbithole</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="214"/>
+        <location filename="../../desktop/ui/main_window.py" line="220"/>
         <source>Working…</source>
         <translation>Wird ausgeführt…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="226"/>
+        <location filename="../../desktop/ui/main_window.py" line="232"/>
         <source>Choose or create a knowledge base first.</source>
         <translation>Wählen oder erstellen Sie zuerst eine Wissensdatenbank.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="261"/>
+        <location filename="../../desktop/ui/main_window.py" line="267"/>
         <source>KB: {0} · %Ln document(s)</source>
         <translation>
             <numerusform>Wissensdatenbank: {0} · %Ln Dokument</numerusform>
@@ -601,7 +606,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="262"/>
+        <location filename="../../desktop/ui/main_window.py" line="268"/>
         <source> · %Ln chunk(s) to embed</source>
         <translation>
             <numerusform> · %Ln Passage noch einzubetten</numerusform>
@@ -609,61 +614,61 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="266"/>
+        <location filename="../../desktop/ui/main_window.py" line="272"/>
         <source>LLM: {0} ✓</source>
         <translation>LLM: {0} ✓</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="269"/>
+        <location filename="../../desktop/ui/main_window.py" line="275"/>
         <source>LLM: not ready</source>
         <translation>LLM: nicht bereit</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="272"/>
+        <location filename="../../desktop/ui/main_window.py" line="278"/>
         <source>The LLM server does not answer. Start Ollama (ollama serve) or point Rabbithole to your team&apos;s LLM server in Settings → LLM. The knowledge base works meanwhile.</source>
         <translation>Der LLM-Server antwortet nicht. Starten Sie Ollama (ollama serve) oder verweisen Sie Rabbithole unter Einstellungen → LLM auf den LLM-Server Ihres Teams. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="275"/>
+        <location filename="../../desktop/ui/main_window.py" line="281"/>
         <source>The model {0} is not on the LLM server. Pull it (ollama pull {0}, or Settings → LLM → Pull model) or choose another one in Settings → LLM. The knowledge base works meanwhile.</source>
         <translation>Das Modell {0} ist nicht auf dem LLM-Server. Laden Sie es herunter (ollama pull {0} oder Einstellungen → LLM → Modell herunterladen) oder wählen Sie unter Einstellungen → LLM ein anderes. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="278"/>
+        <location filename="../../desktop/ui/main_window.py" line="284"/>
         <source>Details: {0}</source>
         <translation>Details: {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="284"/>
+        <location filename="../../desktop/ui/main_window.py" line="290"/>
         <source>The quote of source [{n}] was not found in the document, so nothing is highlighted: read the page to check what the answer says.</source>
         <translation>Das Zitat der Quelle [{n}] wurde im Dokument nicht gefunden, daher ist nichts markiert: Lesen Sie die Seite, um zu prüfen, was die Antwort sagt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="295"/>
+        <location filename="../../desktop/ui/main_window.py" line="301"/>
         <source>There is no report to export yet.</source>
         <translation>Es gibt noch keinen Bericht zum Exportieren.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="297"/>
+        <location filename="../../desktop/ui/main_window.py" line="303"/>
         <source>Export the report into…</source>
         <translation>Bericht exportieren nach…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="300"/>
+        <location filename="../../desktop/ui/main_window.py" line="306"/>
         <source>Written: {0}</source>
         <translation>Gespeichert: {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="322"/>
+        <location filename="../../desktop/ui/main_window.py" line="328"/>
         <source>The new data folder is used from the next start.</source>
         <translation>Der neue Datenordner wird ab dem nächsten Start verwendet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="328"/>
-        <source>Rabbithole — offline research over your PDFs with a local LLM.
-Data folder: {0}</source>
-        <translation>Rabbithole — Offline-Recherche in Ihren PDFs mit einem lokalen LLM.
-Datenordner: {0}</translation>
+        <location filename="../../desktop/ui/main_window.py" line="337"/>
+        <source>Rabbithole {version} — offline research over your PDFs with a local LLM.
+Data folder: {folder}</source>
+        <translation>Rabbithole {version} — Offline-Recherche in Ihren PDFs mit einem lokalen LLM.
+Datenordner: {folder}</translation>
     </message>
 </context>
 <context>
@@ -1188,102 +1193,102 @@ Datenordner: {0}</translation>
 <context>
     <name>RunHistoryDialog</name>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="26"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="35"/>
         <source>Research history</source>
         <translation>Rechercheverlauf</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="30"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="39"/>
         <source>Question</source>
         <translation>Frage</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="30"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="39"/>
         <source>Knowledge base</source>
         <translation>Wissensdatenbank</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="30"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="39"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="31"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="40"/>
         <source>Phase</source>
         <translation>Phase</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="31"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="40"/>
         <source>Last change</source>
         <translation>Letzte Änderung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="35"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="44"/>
         <source>Running</source>
         <translation>Läuft</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="35"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="44"/>
         <source>Waiting for you</source>
         <translation>Wartet auf Sie</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="35"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="44"/>
         <source>Stopped</source>
         <translation>Angehalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="36"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="45"/>
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="36"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="45"/>
         <source>Failed</source>
         <translation>Fehlgeschlagen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="36"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="45"/>
         <source>Done</source>
         <translation>Abgeschlossen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="37"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="46"/>
         <source>Clarify</source>
         <translation>Klärung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="37"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="46"/>
         <source>Plan</source>
         <translation>Plan</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="37"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="46"/>
         <source>Research</source>
         <translation>Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="38"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="47"/>
         <source>Filter</source>
         <translation>Filter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="38"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="47"/>
         <source>Synthesis</source>
         <translation>Synthese</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="38"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="47"/>
         <source>Report</source>
         <translation>Bericht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="48"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="57"/>
         <source>Open</source>
         <translation>Öffnen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="49"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="58"/>
         <source>Resume</source>
         <translation>Fortsetzen</translation>
     </message>
