@@ -26,6 +26,7 @@ from desktop.ui.estimate_label import EstimateLabel
 STOP_KEY = "Ctrl+."  # the window's "Stop run" shortcut
 PHASES = ("clarify", "plan", "research", "drift", "synthesis", "report")
 _MAX_LOG_LINES = 2000
+_now = time.monotonic  # the clock, replaceable in tests
 
 
 class PhaseStepper(QWidget):
@@ -37,7 +38,7 @@ class PhaseStepper(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         self.labels = {}
         for i, phase in enumerate(PHASES):
-            label = QLabel(f"{i + 1}. {names[phase]}")
+            label = QLabel(names[phase] + ("  ›" if i < len(PHASES) - 1 else ""))  # unnumbered: the tabs are
             label.setAlignment(Qt.AlignmentFlag.AlignCenter)
             self.labels[phase] = label
             layout.addWidget(label, 1)
@@ -97,7 +98,8 @@ class ProgressPanel(QWidget):
         layout.addWidget(split, 1)
         layout.addLayout(buttons)
         self.state: RunView | None = None
-        self.started: float | None = None
+        self._worked = 0.0  # seconds the run worked before the current stretch
+        self._since: float | None = None  # when the current stretch of work began; None while it waits
         self.tokens = 0
         self._draft_attempt = 0
         self.clock = QTimer(self)
@@ -110,7 +112,7 @@ class ProgressPanel(QWidget):
         self.log.clear()
         self.draft.clear()
         self.estimate.show_estimate(None)
-        self.started = None
+        self._worked, self._since = 0.0, None
         self.tokens = 0
         self._draft_attempt = 0
 
@@ -137,12 +139,13 @@ class ProgressPanel(QWidget):
         if state is not None:
             self.tokens = state.tokens
         self._fill_tasks(state)
-        self._tick()
-        if running and not self.clock.isActive():
-            self.started = self.started or time.monotonic()
-            self.clock.start()
-        elif not running:
+        if running:
+            self._work()
+        elif self._since is not None:  # waiting for the user (or stopped): their thinking time is not counted
+            self._worked += _now() - self._since
+            self._since = None
             self.clock.stop()
+        self._tick()
 
     def _fill_tasks(self, state: RunView | None) -> None:
         current = self.tasks.currentRow()
@@ -160,8 +163,17 @@ class ProgressPanel(QWidget):
         if 0 <= current < self.tasks.count():
             self.tasks.setCurrentRow(current)
 
+    def _work(self) -> None:
+        if self._since is None:
+            self._since = _now()
+            self.clock.start()
+
+    def elapsed(self) -> float:
+        """Seconds the run has worked while this panel watched, without the time it waited for the user."""
+        return self._worked + (_now() - self._since if self._since is not None else 0.0)
+
     def _tick(self) -> None:
-        elapsed = time.monotonic() - self.started if self.started else 0.0
+        elapsed = self.elapsed()
         self.stats.setText(self.tr("%Ln token(s) · {0} s", "", self.tokens).format(QLocale().toString(round(elapsed))))
 
     def set_tokens(self, total: int) -> None:
@@ -169,7 +181,7 @@ class ProgressPanel(QWidget):
         self._tick()
 
     def phase_started(self, phase: str) -> None:
-        self.started = self.started or time.monotonic()
+        self._work()
         self.stepper.set_phase(phase, done=False)
 
     def add_line(self, line: LogLine) -> None:

@@ -783,32 +783,32 @@ Datenordner: {folder}</translation>
 <context>
     <name>PhaseStepper</name>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="34"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="35"/>
         <source>Clarify</source>
         <translation>Klärung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="34"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="35"/>
         <source>Plan</source>
         <translation>Plan</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="34"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="35"/>
         <source>Research</source>
         <translation>Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="35"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="36"/>
         <source>Filter</source>
         <translation>Filter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="35"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="36"/>
         <source>Synthesis</source>
         <translation>Synthese</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="35"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="36"/>
         <source>Report</source>
         <translation>Bericht</translation>
     </message>
@@ -874,37 +874,37 @@ Datenordner: {folder}</translation>
 <context>
     <name>ProgressPanel</name>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="71"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="72"/>
         <source>Skip task</source>
         <translation>Aufgabe überspringen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="73"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="74"/>
         <source>Stop</source>
         <translation>Anhalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="74"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="75"/>
         <source>Stop the run; it can be resumed later ({0})</source>
         <translation>Recherche anhalten; sie kann später fortgesetzt werden ({0})</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="77"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="78"/>
         <source>Resume</source>
         <translation>Fortsetzen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="81"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="82"/>
         <source>The answer appears here while it is written.</source>
         <translation>Die Antwort erscheint hier, während sie geschrieben wird.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="154"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="157"/>
         <source>{read}, {references}</source>
         <translation>{read}, {references}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="155"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="158"/>
         <source>%Ln read</source>
         <translation>
             <numerusform>%Ln gelesen</numerusform>
@@ -912,7 +912,7 @@ Datenordner: {folder}</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="156"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="159"/>
         <source>%Ln reference(s)</source>
         <translation>
             <numerusform>%Ln Verweis</numerusform>
@@ -920,7 +920,7 @@ Datenordner: {folder}</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="165"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="177"/>
         <source>%Ln token(s) · {0} s</source>
         <translation>
             <numerusform>%Ln Token · {0} s</numerusform>
@@ -928,113 +928,113 @@ Datenordner: {folder}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="185"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="197"/>
         <source>— {phase} —</source>
         <translation>— {phase} —</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="186"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="198"/>
         <source>Round {round}, searched: {queries}</source>
         <translation>Runde {round}, gesucht: {queries}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="187"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="199"/>
         <source>{new} new passages found ({duplicates} seen before)</source>
         <translation>{new} neue Passagen gefunden ({duplicates} bereits bekannt)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="188"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="200"/>
         <source>Coverage {coverage}, {gaps} gap(s)</source>
         <translation>Abdeckung {coverage}, {gaps} Lücke(n)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="189"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="201"/>
         <source>Clarification ended ({reason}); research queries: {queries}</source>
         <translation>Klärung beendet ({reason}); Suchanfragen der Recherche: {queries}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="190"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="202"/>
         <source>Task {task_id}: {task} ({chunks} passages to read)</source>
         <translation>Aufgabe {task_id}: {task} ({chunks} Passagen zu lesen)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="191"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="203"/>
         <source>  Finding {finding}, tier {tier}: {doc} p. {page}, {verified} of {quotes} quotes verified</source>
         <translation>  Befund {finding}, Stufe {tier}: {doc} S. {page}, {verified} von {quotes} Zitaten verifiziert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="193"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="205"/>
         <source>  Following “{reference}” → {doc} p. {page} (depth {depth})</source>
         <translation>  Verweis „{reference}“ → {doc} S. {page} (Tiefe {depth})</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="194"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="206"/>
         <source>Task {task_id} {status}: {findings} finding(s)</source>
         <translation>Aufgabe {task_id} {status}: {findings} Befund(e)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="195"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="207"/>
         <source>Off-topic filter: {kept} kept, {filtered} set aside</source>
         <translation>Themenfilter: {kept} behalten, {filtered} aussortiert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="196"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="208"/>
         <source>Quality {total}/400</source>
         <translation>Qualität {total}/400</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="197"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="209"/>
         <source>Quality {total}/400 — revising once</source>
         <translation>Qualität {total}/400 — wird einmal überarbeitet</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="198"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="210"/>
         <source>Report ready: {citations} citation(s), quality {quality}/400</source>
         <translation>Bericht fertig: {citations} Quellenangabe(n), Qualität {quality}/400</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="199"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="211"/>
         <source>Evidence report ready (the model wrote no usable answer): {citations} citation(s)</source>
         <translation>Belegbericht fertig (das Modell schrieb keine brauchbare Antwort): {citations} Quellenangabe(n)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="201"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="213"/>
         <source>Estimate: research and report take about {duration} here ({calls} LLM calls; the server reads {read_tps} and writes {write_tps} tokens/s)</source>
         <translation>Schätzung: Recherche und Bericht dauern hier etwa {duration} ({calls} LLM-Aufrufe; der Server liest {read_tps} und schreibt {write_tps} Tokens/s)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="203"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="215"/>
         <source>Estimate: research and report take about {duration} here ({calls} LLM calls; the server reads {read_tps} and writes {write_tps} tokens/s; {excerpts} of up to {allowed} excerpts are read within the time budget)</source>
         <translation>Schätzung: Recherche und Bericht dauern hier etwa {duration} ({calls} LLM-Aufrufe; der Server liest {read_tps} und schreibt {write_tps} Tokens/s; im Zeitbudget werden {excerpts} von bis zu {allowed} Auszügen gelesen)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="207"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="219"/>
         <source>LLM request failed ({purpose}): {error}</source>
         <translation>LLM-Anfrage fehlgeschlagen ({purpose}): {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="208"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="220"/>
         <source>Warning: {message}</source>
         <translation>Warnung: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="209"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="221"/>
         <source>Error: {message}</source>
         <translation>Fehler: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="221"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="233"/>
         <source>{0}%</source>
         <comment>a percentage</comment>
         <translation>{0}&#xa0;%</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="224"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="236"/>
         <source>{0} s</source>
         <translation>{0} s</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="225"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="237"/>
         <source>%n minute(s)</source>
         <translation>
             <numerusform>%n Minute</numerusform>
@@ -1042,52 +1042,52 @@ Datenordner: {folder}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="235"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="247"/>
         <source>ended by you</source>
         <translation>von Ihnen beendet</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="235"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="247"/>
         <source>the last round was reached</source>
         <translation>letzte Runde erreicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="236"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="248"/>
         <source>the token budget was reached</source>
         <translation>Token-Budget erreicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="237"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="249"/>
         <source>nothing new was found</source>
         <translation>nichts Neues gefunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="238"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="250"/>
         <source>the model gave no usable answer</source>
         <translation>das Modell gab keine brauchbare Antwort</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="239"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="251"/>
         <source>automatic</source>
         <translation>automatisch</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="239"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="251"/>
         <source>done</source>
         <translation>erledigt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="239"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="251"/>
         <source>skipped</source>
         <translation>übersprungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="240"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="252"/>
         <source>running</source>
         <translation>läuft</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="240"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="252"/>
         <source>pending</source>
         <translation>offen</translation>
     </message>

@@ -228,3 +228,22 @@ def test_plan_shows_context_explains_a_lone_task_and_is_read_only_once_approved(
     editor.set_plan(_plan_view(), editable=False)  # approved, researching or done
     assert not any(b.isEnabled() for b in editor.edit_buttons)
     assert not editor.approve.isEnabled() and not editor.new_task.isEnabled()
+
+
+def test_the_clock_counts_the_runs_work_not_the_users_thinking(qtbot, monkeypatch) -> None:  # noqa: ANN001
+    from desktop.ui import progress_panel
+
+    clock = [1000.0]
+    monkeypatch.setattr(progress_panel, "_now", lambda: clock[0])
+    panel = ProgressPanel()
+    qtbot.addWidget(panel)
+    running = run_view(_waiting_state().model_copy(update={"status": "running", "pending": None}))
+    panel.show_state(running)
+    clock[0] += 40  # the engine works 40 s
+    panel.show_state(run_view(_waiting_state()))  # then waits for the user's answer
+    clock[0] += 600  # ten minutes of thinking
+    assert panel.elapsed() == 40
+    panel.show_state(running)  # answered: the run works on
+    clock[0] += 5
+    panel._tick()  # the panel's one-second timer does this
+    assert panel.elapsed() == 45 and "45 s" in panel.stats.text()
