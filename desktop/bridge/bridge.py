@@ -304,16 +304,18 @@ class EngineBridge(QObject):
 
         self.loop.run(cancel, None, self._fail("cancel"))
 
-    def export_report(self, run_id: str, out_dir: Path, on_done: Handler, fmt: str = "all") -> Op:
-        """Write the report (one format, or "all" with the audit trail) into ``out_dir``."""
+    def export_report(self, run_id: str, out_dir: Path, on_done: Handler, fmt: str = "all",
+                      stem: str = "report") -> Op:
+        """Write the report (one format, or "all" with the audit trail) into ``out_dir``, the files named
+        ``stem`` + extension."""
 
         def export(engine: ResearchEngine) -> dict[str, Path]:
             state = engine.load(run_id)
             if state.later.report is None:
                 raise ValueError("this run has no report yet")
             if fmt != "all":
-                return export_all(state.later.report, out_dir, formats=[fmt])
-            return export_all(state.later.report, out_dir, ev.audit_records(engine.events(run_id)))
+                return export_all(state.later.report, out_dir, formats=[fmt], stem=stem)
+            return export_all(state.later.report, out_dir, ev.audit_records(engine.events(run_id)), stem=stem)
 
         async def work() -> dict[str, Path]:
             engine = self._ws.engine()  # on the loop, which owns it; the files are written in a worker thread

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import uuid
+from datetime import date
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -95,10 +97,29 @@ def _writers(report: Report, audit_events: Iterable[dict] | None) -> dict[str, C
     return writers
 
 
+def file_stem(question: str, day: date, limit: int = 60) -> str:
+    """A file name for a report a person can recognise: the question's first words and the day,
+    without characters Windows or macOS refuse ("Welche effektive Jahresdosis darf 2026-11-24")."""
+    words = re.sub(r'[<>:"/\\|?*\x00-\x1f]', " ", question).split()
+    head = ""
+    for word in words:
+        if len(head) + len(word) + 1 > limit:
+            break
+        head = f"{head} {word}".strip()
+    return f"{(head or 'Report').rstrip('. ')} {day.isoformat()}"
+
+
+def _file_name(fmt: str, stem: str) -> str:
+    if stem == "report":  # the command line's fixed names (scripts rely on them)
+        return FILE_NAMES[fmt]
+    return f"{stem} audit.jsonl" if fmt == "audit" else f"{stem}{Path(FILE_NAMES[fmt]).suffix}"
+
+
 def export_all(report: Report, out_dir: Path, audit_events: Iterable[dict] | None = None,
-               formats: Iterable[str] | None = None) -> dict[str, Path]:
+               formats: Iterable[str] | None = None, stem: str = "report") -> dict[str, Path]:
     """Write report.{md,html,pdf,docx,json} (and audit.jsonl when events are given), or only the
-    ``formats`` named; return their paths by format ("md", "html", "pdf", "docx", "json", "audit")."""
+    ``formats`` named, named ``stem`` + extension (``STEM audit.jsonl``) unless the stem is "report";
+    return their paths by format ("md", "html", "pdf", "docx", "json", "audit")."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     written: dict[str, Path] = {}
@@ -108,7 +129,7 @@ def export_all(report: Report, out_dir: Path, audit_events: Iterable[dict] | Non
         if wanted is not None and fmt not in wanted:
             continue
         try:
-            written[fmt] = write_atomic(out_dir / FILE_NAMES[fmt], write)
+            written[fmt] = write_atomic(out_dir / _file_name(fmt, stem), write)
         except Exception as e:  # noqa: BLE001 - any failure of one format must not stop the others
             errors[fmt] = e
     if errors:

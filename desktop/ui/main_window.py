@@ -11,7 +11,6 @@ from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
-    QFileDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -27,6 +26,7 @@ from desktop.bridge.views import EstimateView, RunSummaryView, RunView
 from desktop.report.model import Citation
 from desktop.settings import Settings
 from desktop.ui.chat_panel import ChatPanel
+from desktop.ui.export_target import ask_export_target
 from desktop.ui.history_dialog import RunHistoryDialog
 from desktop.ui.kb_panel import KnowledgeBasePanel
 from desktop.ui.pdf_viewer import PdfViewer
@@ -62,6 +62,7 @@ class MainWindow(QMainWindow):
         self.bridge = bridge
         self.state: RunView | None = None
         self._busy_now: set[str] = set()  # what the bridge said is running
+        self._export_folder: Path | None = None  # where the last export went
         self.setWindowTitle("Rabbithole")
         self.resize(1400, 880)
         self.kb = KnowledgeBasePanel()
@@ -300,10 +301,15 @@ class MainWindow(QMainWindow):
         if self.state is None or self.state.report is None:
             self._error(self.tr("There is no report to export yet."))
             return
-        folder = QFileDialog.getExistingDirectory(self, self.tr("Export the report into…"))
-        if folder:
-            self.bridge.export_report(self.state.run_id, Path(folder), lambda files: self.statusBar().showMessage(
-                self.tr("Written: {0}").format(", ".join(p.name for p in files.values())), 8000), fmt)
+        target = ask_export_target(self, fmt, self.state.question, self._export_folder)
+        if target is not None:
+            self._export_folder, stem = target
+            self.bridge.export_report(self.state.run_id, self._export_folder, self._exported, fmt, stem)
+
+    def _exported(self, files: dict[str, Path]) -> None:
+        folder = next(iter(files.values())).parent
+        names = ", ".join(sorted(p.name for p in files.values()))
+        self.statusBar().showMessage(self.tr("Written to {folder}: {files}").format(folder=folder, files=names), 30_000)
 
     def _history(self) -> None:
         self.bridge.list_runs(self._show_history)  # read off the GUI thread: the store may be busy saving

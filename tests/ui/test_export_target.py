@@ -1,0 +1,76 @@
+"""Exporting a report from the window: a file name the user recognises (the question's first words and
+the day), in a folder they choose, and a confirmation that says where the files are."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtWidgets import QFileDialog
+from support.fake_ollama import FakeOllama
+from support.fake_ollama_replies import chat_model
+
+from desktop.bridge.views import run_view
+from desktop.engine.state import RunState
+from desktop.engine.store import RunStore
+from desktop.paths import AppPaths
+from desktop.report.export import file_stem
+from desktop.report.model import Quality, Report, RunMeta
+from desktop.ui.main_window import MainWindow
+
+QUESTION = "Welche Dosisgrenzwerte gelten nach § 80 StrlSchG für die Bevölkerung?"
+
+
+def _stored_run(paths: AppPaths) -> RunState:
+    state = RunState(run_id="r-export", question=QUESTION, database="Sample", language="de", status="done",
+                     phase="report")
+    state.later.report = Report(
+        question=QUESTION, language="de", title="Dosisgrenzwerte", answer="Der Grenzwert beträgt 1 mSv.",
+        quality=Quality(grounding=80, completeness=80, structure=80, citations=80, total=320,
+                        cited_sentence_share=1.0, verified_quote_share=1.0),
+        run=RunMeta(run_id="r-export", database="Sample", llm_backend="ollama", llm_host="h", model="m",
+                    embedder="e", started_at=datetime.now(UTC), finished_at=datetime.now(UTC)))
+    store = RunStore(paths.runs_file)
+    store.save(state)
+    store.close()
+    return state
+
+
+@pytest.fixture
+def window(open_window: Callable[..., MainWindow], app_paths: AppPaths) -> Any:
+    state = _stored_run(app_paths)
+    with FakeOllama([chat_model("m:latest", "qwen3", 32768)]) as fake:
+        win = open_window(fake.url, "m:latest", 20)
+        win.show_run(run_view(state))
+        yield win
+
+
+def test_one_format_is_saved_under_the_name_the_user_keeps_or_types(qtbot: Any, window: MainWindow, tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    suggested: list[str] = []
+
+    def save_as(parent: object, title: str, proposal: str, filter_: str) -> tuple[str, str]:
+        suggested.append(proposal)
+        return str(tmp_path / "Grenzwerte Bevölkerung.md"), filter_
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save_as)
+    window._export("md")
+    target = tmp_path / "Grenzwerte Bevölkerung.md"
+    qtbot.waitUntil(target.exists, timeout=20_000)
+    assert Path(suggested[0]).name == file_stem(QUESTION, date.today()) + ".md"
+    assert Path(suggested[0]).name.startswith("Welche Dosisgrenzwerte gelten nach § 80 StrlSchG")
+    qtbot.waitUntil(lambda: str(tmp_path) in window.statusBar().currentMessage(), timeout=20_000)
+    assert "Grenzwerte Bevölkerung.md" in window.statusBar().currentMessage()
+
+
+def test_all_formats_go_into_the_chosen_folder_named_after_the_question(
+        qtbot: Any, window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *args: str(tmp_path))
+    window._export("all")
+    stem = file_stem(QUESTION, date.today())
+    names = {f"{stem}.md", f"{stem}.html", f"{stem}.pdf", f"{stem}.docx", f"{stem}.json", f"{stem} audit.jsonl"}
+    qtbot.waitUntil(lambda: names <= {p.name for p in tmp_path.iterdir()}, timeout=30_000)
+    qtbot.waitUntil(lambda: str(tmp_path) in window.statusBar().currentMessage(), timeout=20_000)
