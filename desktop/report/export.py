@@ -12,8 +12,8 @@ import json
 import os
 import re
 import uuid
-from datetime import date
 from collections.abc import Callable, Iterable
+from datetime import date
 from pathlib import Path
 
 from desktop.report.docx import to_docx
