@@ -84,7 +84,7 @@ def run_window(data_dir: str | None = None, argv: list[str] | None = None) -> in
     prepare_window_process()
     bridge = EngineBridge(paths, settings)
     host = WindowHost(app, bridge, paths)
-    window = host.open()
+    window = host.open(recall_layout=True)
     if problem:
         QMessageBox.warning(window, "Rabbithole", f"{problem}\nThe default settings are used for now.")
     window.prepare_first_start()

@@ -30,6 +30,11 @@ class AppPaths:
         return self.config_dir / "settings.json"
 
     @property
+    def window_file(self) -> Path:
+        """The window's size, layout, open PDF and shown run, kept between starts."""
+        return self.config_dir / "window.json"
+
+    @property
     def databases_dir(self) -> Path:
         return self.data_dir / "databases"
 

@@ -53,7 +53,7 @@ class ChatPanel(QWidget):
         self.end.setToolTip(self.tr("Go on to the plan; what you typed still counts"))
         self.end.clicked.connect(lambda: self._send(end=True))
         QShortcut(SEND_KEY, self, activated=self._send)
-        split = QSplitter(Qt.Orientation.Vertical)
+        split = QSplitter(Qt.Orientation.Vertical, objectName="chat-split")  # named: its sizes are remembered
         split.addWidget(self.transcript)
         split.addWidget(self.chunks)
         split.setSizes([420, 160])

@@ -55,6 +55,7 @@ class Carried:
 
 
 class MainWindow(QMainWindow):
+    closing = Signal()  # before the window closes: what it shows can still be read
     languageRequested = Signal(str)  # "system", "de" or "en": the app rebuilds the window in that language
 
     def __init__(self, bridge: EngineBridge) -> None:
@@ -374,6 +375,7 @@ class MainWindow(QMainWindow):
             self.viewer.open(*carried.pdf)
 
     def closeEvent(self, event) -> None:  # noqa: ANN001, N802
+        self.closing.emit()
         self.health.stop()
         for signal, slot in self._bridge_links:
             signal.disconnect(slot)

@@ -80,10 +80,10 @@ class ProgressPanel(QWidget):
         self.draft = QPlainTextEdit()  # the synthesis as it is written
         self.draft.setReadOnly(True)
         self.draft.setPlaceholderText(self.tr("The answer appears here while it is written."))
-        right = QSplitter(Qt.Orientation.Vertical)
+        right = QSplitter(Qt.Orientation.Vertical, objectName="progress-log-split")  # named: sizes are remembered
         right.addWidget(self.log)
         right.addWidget(self.draft)
-        split = QSplitter(Qt.Orientation.Horizontal)
+        split = QSplitter(Qt.Orientation.Horizontal, objectName="progress-split")
         split.addWidget(self.tasks)
         split.addWidget(right)
         split.setSizes([300, 500])

@@ -1,7 +1,8 @@
 """The app's main window, and its replacement when the user picks another language: Qt translates
 widgets as they are made, so View → Language builds the window anew on the same bridge. What the user
 had in front of them carries over (``MainWindow.carry``): the shown run, the research log and draft,
-the database, the open PDF and page, the last ingestion report, what is still running, the layout."""
+the database, the open PDF and page, the last ingestion report, what is still running, the layout.
+The first window opens as the last was left (``window_memory``)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from desktop.paths import AppPaths
 from desktop.settings import save_settings
 from desktop.ui import i18n
 from desktop.ui.main_window import MainWindow
+from desktop.ui.window_memory import recall, remember
 
 
 class WindowHost(QObject):
@@ -23,9 +25,13 @@ class WindowHost(QObject):
         self.paths = paths
         self.window: MainWindow | None = None
 
-    def open(self) -> MainWindow:
+    def open(self, recall_layout: bool = False) -> MainWindow:
+        """A new main window; ``recall_layout``: as the last one was left (the app's first window)."""
         window = MainWindow(self.bridge)
         window.languageRequested.connect(self.switch_language)
+        window.closing.connect(lambda: remember(self.paths, window))
+        if recall_layout:
+            recall(self.paths, window)
         window.show()
         self.window = window
         return window

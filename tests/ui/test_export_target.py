@@ -4,7 +4,7 @@ the day), in a folder they choose, and a confirmation that says where the files 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, date, datetime
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -12,36 +12,19 @@ import pytest
 from PySide6.QtWidgets import QFileDialog
 from support.fake_ollama import FakeOllama
 from support.fake_ollama_replies import chat_model
+from support.stored_run import stored_run
 
 from desktop.bridge.views import run_view
-from desktop.engine.state import RunState
-from desktop.engine.store import RunStore
 from desktop.paths import AppPaths
 from desktop.report.export import file_stem
-from desktop.report.model import Quality, Report, RunMeta
 from desktop.ui.main_window import MainWindow
 
 QUESTION = "Welche Dosisgrenzwerte gelten nach § 80 StrlSchG für die Bevölkerung?"
 
 
-def _stored_run(paths: AppPaths) -> RunState:
-    state = RunState(run_id="r-export", question=QUESTION, database="Sample", language="de", status="done",
-                     phase="report")
-    state.later.report = Report(
-        question=QUESTION, language="de", title="Dosisgrenzwerte", answer="Der Grenzwert beträgt 1 mSv.",
-        quality=Quality(grounding=80, completeness=80, structure=80, citations=80, total=320,
-                        cited_sentence_share=1.0, verified_quote_share=1.0),
-        run=RunMeta(run_id="r-export", database="Sample", llm_backend="ollama", llm_host="h", model="m",
-                    embedder="e", started_at=datetime.now(UTC), finished_at=datetime.now(UTC)))
-    store = RunStore(paths.runs_file)
-    store.save(state)
-    store.close()
-    return state
-
-
 @pytest.fixture
 def window(open_window: Callable[..., MainWindow], app_paths: AppPaths) -> Any:
-    state = _stored_run(app_paths)
+    state = stored_run(app_paths, QUESTION)
     with FakeOllama([chat_model("m:latest", "qwen3", 32768)]) as fake:
         win = open_window(fake.url, "m:latest", 20)
         win.show_run(run_view(state))
