@@ -109,6 +109,7 @@ class KnowledgeBasePanel(QWidget):
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)  # numbers and status stay narrow
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)  # the document name gets the rest
         self.table.verticalHeader().hide()
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # "ULTA…2023_10K.pdf": both ends tell
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._menu)
         self.table.doubleClicked.connect(lambda i: self.openRequested.emit(self.model.data(i, Qt.ItemDataRole.UserRole)))
@@ -173,7 +174,8 @@ class KnowledgeBasePanel(QWidget):
         self.cancel.setVisible(running)
         if running:
             self.progress.setRange(0, 0)
-            self.progress_label.setText(self.tr("Reading…"))
+            text = self.tr("Adding to “{database}”: reading…")
+            self.progress_label.setText(text.format(database=self.database))
 
     def show_progress(self, p: IngestProgressView) -> None:
         if p.stage == "extract":
@@ -241,12 +243,14 @@ class KnowledgeBasePanel(QWidget):
     # --- user actions ---------------------------------------------------------------------------
 
     def add_files(self) -> None:
-        files, _ = QFileDialog.getOpenFileNames(self, self.tr("Add PDFs"), "", self.tr("PDF files (*.pdf)"))
+        title = self.tr("Add PDFs to “{database}”").format(database=self.database)  # where they go, said
+        files, _ = QFileDialog.getOpenFileNames(self, title, "", self.tr("PDF files (*.pdf)"))
         if files:
             self.ingestRequested.emit(self.database, [Path(f) for f in files])
 
     def add_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, self.tr("Add a folder of PDFs"))
+        folder = QFileDialog.getExistingDirectory(
+            self, self.tr("Add a folder of PDFs to “{database}”").format(database=self.database))
         if folder:
             self.ingestRequested.emit(self.database, [Path(folder)])
 

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from desktop import __version__
 from desktop.bridge.bridge import EngineBridge
-from desktop.bridge.kb_views import DocumentView, HealthView, IngestReportView
+from desktop.bridge.kb_views import DocumentView, HealthView, IngestProgressView, IngestReportView
 from desktop.bridge.views import EstimateView, RunSummaryView, RunView
 from desktop.report.model import Citation
 from desktop.settings import Settings
@@ -64,6 +64,7 @@ class MainWindow(QMainWindow):
         self.state: RunView | None = None
         self._busy_now: set[str] = set()  # what the bridge said is running
         self._export_folder: Path | None = None  # where the last export went
+        self._ingesting_into: str | None = None
         self.setWindowTitle("Rabbithole")
         self.resize(1400, 880)
         self.kb = KnowledgeBasePanel()
@@ -125,7 +126,7 @@ class MainWindow(QMainWindow):
             (b.runChanged, self.show_run), (b.logLine, self.progress.add_line),
             (b.phaseStarted, self.progress.phase_started), (b.tokensUsed, self.progress.set_tokens),
             (b.draftText, self.progress.add_draft), (b.estimateReady, self._estimate), (b.error, self._error),
-            (b.busy, self._busy), (b.llmHealth, self._health), (b.ingestProgress, kb.show_progress),
+            (b.busy, self._busy), (b.llmHealth, self._health), (b.ingestProgress, self._ingest_progress),
             (b.ingestFinished, kb.show_report), (b.documentsChanged, self._documents),
             (b.databasesChanged, kb.set_databases),
         ]
@@ -259,8 +260,15 @@ class MainWindow(QMainWindow):
         self.chat.input.setFocus()
 
     def _ingest(self, database: str, paths: list[Path]) -> None:
+        self._ingesting_into = database
         self.kb.set_ingesting(True)
         self.bridge.ingest(database, paths)
+
+    def _ingest_progress(self, progress: IngestProgressView) -> None:
+        self.kb.show_progress(progress)
+        if progress.stage == "embed" and progress.embedded == 0 and self._ingesting_into:
+            # read and indexed: the new documents are searchable and listed now, not once embedded
+            self.bridge.load_documents(self._ingesting_into)
 
     def _documents(self, database: str, docs: list[DocumentView]) -> None:
         if database == self.kb.database:

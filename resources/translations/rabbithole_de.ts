@@ -232,7 +232,7 @@
     <name>KnowledgeBasePanel</name>
     <message>
         <location filename="../../desktop/ui/kb_panel.py" line="100"/>
-        <location filename="../../desktop/ui/kb_panel.py" line="254"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="258"/>
         <source>New knowledge base</source>
         <translation>Neue Wissensdatenbank</translation>
     </message>
@@ -242,37 +242,37 @@
         <translation>Diese Wissensdatenbank löschen (Ihre PDFs bleiben unverändert)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="115"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="116"/>
         <source>Add PDFs…</source>
         <translation>PDFs hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="115"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="116"/>
         <source>Add folder…</source>
         <translation>Ordner hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="121"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="122"/>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="123"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="124"/>
         <source>Last ingestion report…</source>
         <translation>Letzter Importbericht…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="138"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="139"/>
         <source>Knowledge base</source>
         <translation>Wissensdatenbank</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="176"/>
-        <source>Reading…</source>
-        <translation>Wird eingelesen…</translation>
+        <location filename="../../desktop/ui/kb_panel.py" line="177"/>
+        <source>Adding to “{database}”: reading…</source>
+        <translation>Hinzufügen zu „{database}“: Einlesen…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="183"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="185"/>
         <source>{0}/%Ln file(s)</source>
         <translation>
             <numerusform>{0}/%Ln Datei</numerusform>
@@ -280,7 +280,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="184"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="186"/>
         <source>{0}/%Ln page(s)</source>
         <translation>
             <numerusform>{0}/%Ln Seite</numerusform>
@@ -288,12 +288,12 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="185"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="187"/>
         <source>Reading {files}, {pages}</source>
         <translation>Einlesen: {files}, {pages}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="189"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="191"/>
         <source>Embedding {0}/%Ln chunk(s) (search already works)</source>
         <translation>
             <numerusform>Einbetten: {0}/%Ln Passage (die Suche funktioniert bereits)</numerusform>
@@ -301,22 +301,22 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="194"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="196"/>
         <source> · about {0} left</source>
         <translation> · noch etwa {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="202"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="204"/>
         <source>no PDF files found</source>
         <translation>keine PDF-Dateien gefunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="204"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="206"/>
         <source> — cancelled; add again to continue</source>
         <translation> — abgebrochen; zum Fortsetzen erneut hinzufügen</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="214"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="216"/>
         <source>%Ln added</source>
         <translation>
             <numerusform>%Ln hinzugefügt</numerusform>
@@ -324,7 +324,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="215"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="217"/>
         <source>%Ln updated</source>
         <translation>
             <numerusform>%Ln aktualisiert</numerusform>
@@ -332,7 +332,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="216"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="218"/>
         <source>%Ln unchanged</source>
         <translation>
             <numerusform>%Ln unverändert</numerusform>
@@ -340,7 +340,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="217"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="219"/>
         <source>%Ln moved</source>
         <translation>
             <numerusform>%Ln verschoben</numerusform>
@@ -348,7 +348,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="218"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="220"/>
         <source>%Ln removed</source>
         <translation>
             <numerusform>%Ln entfernt</numerusform>
@@ -356,7 +356,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="219"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="221"/>
         <source>%Ln duplicate(s)</source>
         <translation>
             <numerusform>%Ln Duplikat</numerusform>
@@ -364,7 +364,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="220"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="222"/>
         <source>%Ln rejected</source>
         <translation>
             <numerusform>%Ln abgelehnt</numerusform>
@@ -372,112 +372,112 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="225"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="227"/>
         <source>added</source>
         <translation>hinzugefügt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="225"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="227"/>
         <source>updated</source>
         <translation>aktualisiert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="225"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="227"/>
         <source>unchanged</source>
         <translation>unverändert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="226"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="228"/>
         <source>moved</source>
         <translation>verschoben</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="226"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="228"/>
         <source>removed</source>
         <translation>entfernt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="226"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="228"/>
         <source>duplicate</source>
         <translation>Duplikat</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="227"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="229"/>
         <source>rejected</source>
         <translation>abgelehnt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="237"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="239"/>
         <source>Ingestion report</source>
         <translation>Importbericht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="244"/>
-        <source>Add PDFs</source>
-        <translation>PDFs hinzufügen</translation>
+        <location filename="../../desktop/ui/kb_panel.py" line="246"/>
+        <source>Add PDFs to “{database}”</source>
+        <translation>PDFs zu „{database}“ hinzufügen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="244"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="253"/>
+        <source>Add a folder of PDFs to “{database}”</source>
+        <translation>Ordner mit PDFs zu „{database}“ hinzufügen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="247"/>
         <source>PDF files (*.pdf)</source>
         <translation>PDF-Dateien (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="249"/>
-        <source>Add a folder of PDFs</source>
-        <translation>Ordner mit PDFs hinzufügen</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="254"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="258"/>
         <source>Name:</source>
         <translation>Name:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="261"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="265"/>
         <source>Delete knowledge base</source>
         <translation>Wissensdatenbank löschen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="262"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="266"/>
         <source>Delete the knowledge base &apos;{0}&apos;? Its index is removed; your PDF files are not touched.</source>
         <translation>Wissensdatenbank „{0}“ löschen? Der Index wird entfernt; Ihre PDF-Dateien bleiben unverändert.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="272"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="276"/>
         <source>Open</source>
         <translation>Öffnen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="273"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="277"/>
         <source>Tags…</source>
         <translation>Schlagwörter…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="274"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="278"/>
         <source>Category…</source>
         <translation>Kategorie…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="275"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="279"/>
         <source>Metadata field…</source>
         <translation>Metadatenfeld…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="277"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="281"/>
         <source>Remove from knowledge base</source>
         <translation>Aus der Wissensdatenbank entfernen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="281"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="285"/>
         <source>Tags (separated by commas):</source>
         <translation>Schlagwörter (durch Kommas getrennt):</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="281"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="285"/>
         <source>Category:</source>
         <translation>Kategorie:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="287"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="291"/>
         <source>Field=value (e.g. exhibit=A-17):</source>
         <translation>Feld=Wert (z. B. anlage=A-17):</translation>
     </message>
@@ -485,133 +485,133 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="80"/>
+        <location filename="../../desktop/ui/main_window.py" line="82"/>
         <source>1 Clarify</source>
         <translation>1 Klärung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="80"/>
+        <location filename="../../desktop/ui/main_window.py" line="82"/>
         <source>2 Plan</source>
         <translation>2 Plan</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="81"/>
+        <location filename="../../desktop/ui/main_window.py" line="83"/>
         <source>3 Research</source>
         <translation>3 Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="81"/>
+        <location filename="../../desktop/ui/main_window.py" line="83"/>
         <source>4 Report</source>
         <translation>4 Bericht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="88"/>
+        <location filename="../../desktop/ui/main_window.py" line="90"/>
         <source>Knowledge base</source>
         <translation>Wissensdatenbank</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="89"/>
+        <location filename="../../desktop/ui/main_window.py" line="91"/>
         <source>PDF</source>
         <translation>PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="165"/>
+        <location filename="../../desktop/ui/main_window.py" line="167"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="166"/>
+        <location filename="../../desktop/ui/main_window.py" line="168"/>
         <source>Add PDFs…</source>
         <translation>PDFs hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="167"/>
+        <location filename="../../desktop/ui/main_window.py" line="169"/>
         <source>Add folder…</source>
         <translation>Ordner hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="168"/>
+        <location filename="../../desktop/ui/main_window.py" line="170"/>
         <source>Export report…</source>
         <translation>Bericht exportieren…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="170"/>
+        <location filename="../../desktop/ui/main_window.py" line="172"/>
         <source>Quit</source>
         <translation>Beenden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="171"/>
+        <location filename="../../desktop/ui/main_window.py" line="173"/>
         <source>&amp;Research</source>
         <translation>&amp;Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="172"/>
+        <location filename="../../desktop/ui/main_window.py" line="174"/>
         <source>New question</source>
         <translation>Neue Frage</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="173"/>
+        <location filename="../../desktop/ui/main_window.py" line="175"/>
         <source>History…</source>
         <translation>Verlauf…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="174"/>
+        <location filename="../../desktop/ui/main_window.py" line="176"/>
         <source>Stop run</source>
         <translation>Recherche anhalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="175"/>
+        <location filename="../../desktop/ui/main_window.py" line="177"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="177"/>
+        <location filename="../../desktop/ui/main_window.py" line="179"/>
         <source>Language</source>
         <translation>Sprache</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="179"/>
+        <location filename="../../desktop/ui/main_window.py" line="181"/>
         <source>System language</source>
         <translation>Sprache des Systems</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="185"/>
+        <location filename="../../desktop/ui/main_window.py" line="187"/>
         <source>&amp;Settings</source>
         <translation>&amp;Einstellungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="186"/>
+        <location filename="../../desktop/ui/main_window.py" line="188"/>
         <source>Preferences…</source>
         <translation>Einstellungen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="187"/>
+        <location filename="../../desktop/ui/main_window.py" line="189"/>
         <source>Check LLM connection</source>
         <translation>LLM-Verbindung prüfen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="188"/>
+        <location filename="../../desktop/ui/main_window.py" line="190"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="189"/>
-        <location filename="../../desktop/ui/main_window.py" line="345"/>
+        <location filename="../../desktop/ui/main_window.py" line="191"/>
+        <location filename="../../desktop/ui/main_window.py" line="354"/>
         <source>About Rabbithole</source>
         <translation>Über Rabbithole</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="221"/>
+        <location filename="../../desktop/ui/main_window.py" line="223"/>
         <source>Working…</source>
         <translation>Wird ausgeführt…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="233"/>
+        <location filename="../../desktop/ui/main_window.py" line="235"/>
         <source>Choose or create a knowledge base first.</source>
         <translation>Wählen oder erstellen Sie zuerst eine Wissensdatenbank.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="268"/>
+        <location filename="../../desktop/ui/main_window.py" line="277"/>
         <source>KB: {0} · %Ln document(s)</source>
         <translation>
             <numerusform>Wissensdatenbank: {0} · %Ln Dokument</numerusform>
@@ -619,7 +619,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="269"/>
+        <location filename="../../desktop/ui/main_window.py" line="278"/>
         <source> · %Ln chunk(s) to embed</source>
         <translation>
             <numerusform> · %Ln Passage noch einzubetten</numerusform>
@@ -627,52 +627,52 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="273"/>
+        <location filename="../../desktop/ui/main_window.py" line="282"/>
         <source>LLM: {0} ✓</source>
         <translation>LLM: {0} ✓</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="276"/>
+        <location filename="../../desktop/ui/main_window.py" line="285"/>
         <source>LLM: not ready</source>
         <translation>LLM: nicht bereit</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="279"/>
+        <location filename="../../desktop/ui/main_window.py" line="288"/>
         <source>The LLM server does not answer. Start Ollama (ollama serve) or point Rabbithole to your team&apos;s LLM server in Settings → LLM. The knowledge base works meanwhile.</source>
         <translation>Der LLM-Server antwortet nicht. Starten Sie Ollama (ollama serve) oder verweisen Sie Rabbithole unter Einstellungen → LLM auf den LLM-Server Ihres Teams. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="282"/>
+        <location filename="../../desktop/ui/main_window.py" line="291"/>
         <source>The model {0} is not on the LLM server. Pull it (ollama pull {0}, or Settings → LLM → Pull model) or choose another one in Settings → LLM. The knowledge base works meanwhile.</source>
         <translation>Das Modell {0} ist nicht auf dem LLM-Server. Laden Sie es herunter (ollama pull {0} oder Einstellungen → LLM → Modell herunterladen) oder wählen Sie unter Einstellungen → LLM ein anderes. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="285"/>
+        <location filename="../../desktop/ui/main_window.py" line="294"/>
         <source>Details: {0}</source>
         <translation>Details: {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="291"/>
+        <location filename="../../desktop/ui/main_window.py" line="300"/>
         <source>The quote of source [{n}] was not found in the document, so nothing is highlighted: read the page to check what the answer says.</source>
         <translation>Das Zitat der Quelle [{n}] wurde im Dokument nicht gefunden, daher ist nichts markiert: Lesen Sie die Seite, um zu prüfen, was die Antwort sagt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="302"/>
+        <location filename="../../desktop/ui/main_window.py" line="311"/>
         <source>There is no report to export yet.</source>
         <translation>Es gibt noch keinen Bericht zum Exportieren.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="312"/>
+        <location filename="../../desktop/ui/main_window.py" line="321"/>
         <source>Written to {folder}: {files}</source>
         <translation>Geschrieben nach {folder}: {files}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="334"/>
+        <location filename="../../desktop/ui/main_window.py" line="343"/>
         <source>The new data folder is used from the next start.</source>
         <translation>Der neue Datenordner wird ab dem nächsten Start verwendet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="343"/>
+        <location filename="../../desktop/ui/main_window.py" line="352"/>
         <source>Rabbithole {version} — offline research over your PDFs with a local LLM.
 Data folder: {folder}</source>
         <translation>Rabbithole {version} — Offline-Recherche in Ihren PDFs mit einem lokalen LLM.

@@ -54,61 +54,61 @@
 <context>
     <name>KnowledgeBasePanel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="183" />
+        <location filename="../../desktop/ui/kb_panel.py" line="185" />
         <source>{0}/%Ln file(s)</source>
         <translation>
             <numerusform>{0}/%Ln file</numerusform><numerusform>{0}/%Ln files</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="184" />
+        <location filename="../../desktop/ui/kb_panel.py" line="186" />
         <source>{0}/%Ln page(s)</source>
         <translation>
             <numerusform>{0}/%Ln page</numerusform><numerusform>{0}/%Ln pages</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="189" />
+        <location filename="../../desktop/ui/kb_panel.py" line="191" />
         <source>Embedding {0}/%Ln chunk(s) (search already works)</source>
         <translation>
             <numerusform>Embedding {0}/%Ln chunk (search already works)</numerusform><numerusform>Embedding {0}/%Ln chunks (search already works)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="214" />
+        <location filename="../../desktop/ui/kb_panel.py" line="216" />
         <source>%Ln added</source>
         <translation>
             <numerusform>%Ln added</numerusform><numerusform>%Ln added</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="215" />
+        <location filename="../../desktop/ui/kb_panel.py" line="217" />
         <source>%Ln updated</source>
         <translation>
             <numerusform>%Ln updated</numerusform><numerusform>%Ln updated</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="216" />
+        <location filename="../../desktop/ui/kb_panel.py" line="218" />
         <source>%Ln unchanged</source>
         <translation>
             <numerusform>%Ln unchanged</numerusform><numerusform>%Ln unchanged</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="217" />
+        <location filename="../../desktop/ui/kb_panel.py" line="219" />
         <source>%Ln moved</source>
         <translation>
             <numerusform>%Ln moved</numerusform><numerusform>%Ln moved</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="218" />
+        <location filename="../../desktop/ui/kb_panel.py" line="220" />
         <source>%Ln removed</source>
         <translation>
             <numerusform>%Ln removed</numerusform><numerusform>%Ln removed</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="219" />
+        <location filename="../../desktop/ui/kb_panel.py" line="221" />
         <source>%Ln duplicate(s)</source>
         <translation>
             <numerusform>%Ln duplicate</numerusform><numerusform>%Ln duplicates</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="220" />
+        <location filename="../../desktop/ui/kb_panel.py" line="222" />
         <source>%Ln rejected</source>
         <translation>
             <numerusform>%Ln rejected</numerusform><numerusform>%Ln rejected</numerusform></translation>
@@ -117,13 +117,13 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="268" />
+        <location filename="../../desktop/ui/main_window.py" line="277" />
         <source>KB: {0} · %Ln document(s)</source>
         <translation>
             <numerusform>KB: {0} · %Ln document</numerusform><numerusform>KB: {0} · %Ln documents</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="269" />
+        <location filename="../../desktop/ui/main_window.py" line="278" />
         <source> · %Ln chunk(s) to embed</source>
         <translation>
             <numerusform> · %Ln chunk to embed</numerusform><numerusform> · %Ln chunks to embed</numerusform></translation>

@@ -1,0 +1,50 @@
+"""Adding PDFs says where they go, lists them as soon as they are read (not once embedded), and a long
+file name keeps both its ends visible."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFileDialog
+from support.fake_ollama import FakeOllama
+from support.fake_ollama_replies import chat_model
+
+from desktop.bridge.kb_views import IngestProgressView
+from desktop.kb.databases import SAMPLE_DB
+from desktop.paths import AppPaths
+from desktop.settings import Settings
+from desktop.ui.kb_panel import KnowledgeBasePanel
+from desktop.ui.main_window import MainWindow
+
+
+def test_the_dialogs_and_the_progress_name_the_database(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    panel = KnowledgeBasePanel()
+    qtbot.addWidget(panel)
+    panel.set_databases(["Akten 2024", "Sample"], select="Akten 2024")
+    titles: list[str] = []
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda parent, title, *a: (titles.append(title), ([], ""))[1])
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda parent, title, *a: (titles.append(title), "")[1])
+    panel.add_files()
+    panel.add_folder()
+    assert len(titles) == 2 and all("“Akten 2024”" in t for t in titles)
+    panel.set_ingesting(True)
+    assert "“Akten 2024”" in panel.progress_label.text()
+    assert panel.table.textElideMode() == Qt.TextElideMode.ElideMiddle
+
+
+def test_new_documents_are_listed_when_embedding_begins(qtbot: Any, open_window: Callable[..., MainWindow],
+                                                        sample_paths: tuple[AppPaths, Settings],
+                                                        app_paths: AppPaths) -> None:
+    sample, _ = sample_paths
+    shutil.copytree(sample.database_dir(SAMPLE_DB), app_paths.database_dir(SAMPLE_DB))
+    with FakeOllama([chat_model("m:latest", "qwen3", 32768)]) as fake:
+        window = open_window(fake.url, "m:latest", 20)
+        window._ingesting_into = SAMPLE_DB  # as after a drop on the sidebar
+        with qtbot.waitSignal(window.bridge.documentsChanged, timeout=20_000) as listed:
+            window._ingest_progress(IngestProgressView(stage="embed", files_done=1, files_total=1, pages_done=1,
+                                                       pages_total=1, embedded=0, to_embed=12, eta_s=None))
+        assert listed.args[0] == SAMPLE_DB and len(listed.args[1]) == 5
