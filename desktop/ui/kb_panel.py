@@ -231,11 +231,21 @@ class KnowledgeBasePanel(QWidget):
     def _show_report(self) -> None:
         if self.last_report is None:
             return
-        lines = []
-        for f in self.last_report.files:
+        report, locale = self.last_report, QLocale()
+        head = self.tr("“{database}”: %n file(s) in {seconds} s", "", len(report.files)).format(
+            database=report.database, seconds=locale.toString(round(report.elapsed_s)))
+        if report.pending_embeddings:
+            head += self.tr(" · %Ln chunk(s) still to embed (search already works)", "", report.pending_embeddings)
+        lines = [head, ""]
+        for f in report.files:
             status = self._outcomes().get(f.status, f.status)
-            line = f"{status}: {Path(f.path).name}" + (f" — {f.reason}" if f.reason else "")
-            lines += [line] + [f"    {w}" for w in f.warnings]
+            line = f"{status}: {Path(f.path).name}"
+            if f.pages or f.chunks:
+                line += " — " + self.tr("{pages}, {chunks}").format(
+                    pages=self.tr("%Ln page(s)", "", f.pages), chunks=self.tr("%Ln chunk(s)", "", f.chunks))
+            lines += [line + (f" — {f.reason}" if f.reason else "")] + [f"    {w}" for w in f.warnings]
+        if report.embed_error:
+            lines += ["", report.embed_error]
         box = QMessageBox(QMessageBox.Icon.Information, self.tr("Ingestion report"), "\n".join(lines[:40]), parent=self)
         box.setDetailedText("\n".join(lines))
         box.open()

@@ -232,7 +232,7 @@
     <name>KnowledgeBasePanel</name>
     <message>
         <location filename="../../desktop/ui/kb_panel.py" line="100"/>
-        <location filename="../../desktop/ui/kb_panel.py" line="258"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="268"/>
         <source>New knowledge base</source>
         <translation>Neue Wissensdatenbank</translation>
     </message>
@@ -406,78 +406,115 @@
         <source>rejected</source>
         <translation>abgelehnt</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="235"/>
+        <source>“{database}”: %n file(s) in {seconds} s</source>
+        <translation>
+            <numerusform>„{database}“: %n Datei in {seconds} s</numerusform>
+            <numerusform>„{database}“: %n Dateien in {seconds} s</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="238"/>
+        <source> · %Ln chunk(s) still to embed (search already works)</source>
+        <translation>
+            <numerusform> · %Ln Passage noch einzubetten (die Suche funktioniert bereits)</numerusform>
+            <numerusform> · %Ln Passagen noch einzubetten (die Suche funktioniert bereits)</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="239"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="244"/>
+        <source>{pages}, {chunks}</source>
+        <translation>{pages}, {chunks}</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="245"/>
+        <source>%Ln page(s)</source>
+        <translation>
+            <numerusform>%Ln Seite</numerusform>
+            <numerusform>%Ln Seiten</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="245"/>
+        <source>%Ln chunk(s)</source>
+        <translation>
+            <numerusform>%Ln Passage</numerusform>
+            <numerusform>%Ln Passagen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="249"/>
         <source>Ingestion report</source>
         <translation>Importbericht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="246"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="256"/>
         <source>Add PDFs to “{database}”</source>
         <translation>PDFs zu „{database}“ hinzufügen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="253"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="263"/>
         <source>Add a folder of PDFs to “{database}”</source>
         <translation>Ordner mit PDFs zu „{database}“ hinzufügen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="247"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="257"/>
         <source>PDF files (*.pdf)</source>
         <translation>PDF-Dateien (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="258"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="268"/>
         <source>Name:</source>
         <translation>Name:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="265"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="275"/>
         <source>Delete knowledge base</source>
         <translation>Wissensdatenbank löschen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="266"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="276"/>
         <source>Delete the knowledge base &apos;{0}&apos;? Its index is removed; your PDF files are not touched.</source>
         <translation>Wissensdatenbank „{0}“ löschen? Der Index wird entfernt; Ihre PDF-Dateien bleiben unverändert.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="276"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="286"/>
         <source>Open</source>
         <translation>Öffnen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="277"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="287"/>
         <source>Tags…</source>
         <translation>Schlagwörter…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="278"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="288"/>
         <source>Category…</source>
         <translation>Kategorie…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="279"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="289"/>
         <source>Metadata field…</source>
         <translation>Metadatenfeld…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="281"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="291"/>
         <source>Remove from knowledge base</source>
         <translation>Aus der Wissensdatenbank entfernen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="285"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="295"/>
         <source>Tags (separated by commas):</source>
         <translation>Schlagwörter (durch Kommas getrennt):</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="285"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="295"/>
         <source>Category:</source>
         <translation>Kategorie:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="291"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="301"/>
         <source>Field=value (e.g. exhibit=A-17):</source>
         <translation>Feld=Wert (z. B. anlage=A-17):</translation>
     </message>

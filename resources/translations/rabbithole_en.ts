@@ -113,6 +113,30 @@
         <translation>
             <numerusform>%Ln rejected</numerusform><numerusform>%Ln rejected</numerusform></translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="235" />
+        <source>“{database}”: %n file(s) in {seconds} s</source>
+        <translation>
+            <numerusform>“{database}”: %n file in {seconds} s</numerusform><numerusform>“{database}”: %n files in {seconds} s</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="238" />
+        <source> · %Ln chunk(s) still to embed (search already works)</source>
+        <translation>
+            <numerusform> · %Ln chunk still to embed (search already works)</numerusform><numerusform> · %Ln chunks still to embed (search already works)</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="245" />
+        <source>%Ln page(s)</source>
+        <translation>
+            <numerusform>%Ln page</numerusform><numerusform>%Ln pages</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="245" />
+        <source>%Ln chunk(s)</source>
+        <translation>
+            <numerusform>%Ln chunk</numerusform><numerusform>%Ln chunks</numerusform></translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>

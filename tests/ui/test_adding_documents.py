@@ -48,3 +48,22 @@ def test_new_documents_are_listed_when_embedding_begins(qtbot: Any, open_window:
             window._ingest_progress(IngestProgressView(stage="embed", files_done=1, files_total=1, pages_done=1,
                                                        pages_total=1, embedded=0, to_embed=12, eta_s=None))
         assert listed.args[0] == SAMPLE_DB and len(listed.args[1]) == 5
+
+
+def test_the_ingestion_report_gives_pages_chunks_warnings_and_time(qtbot: Any) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    from desktop.bridge.kb_views import FileView, IngestReportView
+
+    panel = KnowledgeBasePanel()
+    qtbot.addWidget(panel)
+    panel.show_report(IngestReportView(database="Akten", elapsed_s=12.4, cancelled=False, embedded=40,
+                                       pending_embeddings=0, embed_error=None, files=(
+        FileView("/in/Bescheid.pdf", "added", None, ("page 3: no text layer, read by OCR",), 7, 31),
+        FileView("/in/notes.txt", "rejected", "not a PDF (no PDF header)", (), 0, 0))))
+    box = next(b for b in panel.findChildren(QMessageBox) if b.isVisible())  # opens itself: a file was rejected
+    text = box.text()
+    assert text.startswith("“Akten”: 2 files in 12 s")
+    assert "added: Bescheid.pdf — 7 pages, 31 chunks" in text and "page 3: no text layer, read by OCR" in text
+    assert "rejected: notes.txt — not a PDF (no PDF header)" in text
+    box.close()
