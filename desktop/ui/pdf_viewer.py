@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QLocale, QModelIndex, QSignalBlocker, Qt, Signal
 from PySide6.QtGui import (
     QIcon,
     QKeySequence,
@@ -20,6 +20,7 @@ from PySide6.QtPdf import QPdfDocument, QPdfSearchModel
 from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
+    QSizePolicy,
     QSpinBox,
     QStackedWidget,
     QToolBar,
@@ -65,8 +66,11 @@ class PdfViewer(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
-        for widget in (self._build_toolbar(), self.notice, self.stack):
+        for widget in (self._build_toolbar(), self._build_search_bar(), self.notice, self.stack):
             layout.addWidget(widget)
+        for changed in (self.view.zoomFactorChanged, self.view.zoomModeChanged,
+                        self.view.verticalScrollBar().rangeChanged):  # a new zoom, or the width in a fit mode
+            changed.connect(self._update_zoom_label)
         self._add_shortcuts()
         self.view.visiblePageChanged.connect(self._on_page_changed)
         self.search_model.countChanged.connect(self._update_count)
@@ -172,7 +176,13 @@ class PdfViewer(QWidget):
             bar.addAction(self.tr("Fit width"), self.fit_width),
             bar.addAction(icon(QIcon.ThemeIcon.ZoomFitBest), self.tr("Fit page"), self.fit_page),
         ]
-        bar.addSeparator()
+        return bar
+
+    def _build_search_bar(self) -> QToolBar:
+        """Search in a row of its own: on the page toolbar it went into the overflow ("»") at the pane's
+        default width, German labels pushing it out first."""
+        bar = QToolBar()
+        icon = QIcon.fromTheme
         find = QKeySequence(QKeySequence.StandardKey.Find).toString(QKeySequence.SequenceFormat.NativeText)
         self.search_box = QLineEdit(placeholderText=self.tr("Search ({key})").format(key=find), clearButtonEnabled=True)
         self.search_box.textChanged.connect(self._search)
@@ -184,7 +194,16 @@ class PdfViewer(QWidget):
         ]
         self.count_label = QLabel()
         bar.addWidget(self.count_label)
+        spacer = QWidget()
+        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        bar.addWidget(spacer)
+        self.zoom_label = QLabel()  # the zoom as a percentage, also in the fit modes; in this row it stays seen
+        bar.addWidget(self.zoom_label)
         return bar
+
+    def _update_zoom_label(self) -> None:
+        shown = round(100 * self.view.effective_zoom()) if self._path else None
+        self.zoom_label.setText(self.tr("{0}%", "a zoom").format(QLocale().toString(shown)) if shown else "")
 
     def _add_shortcuts(self) -> None:
         keys: list[tuple[QKeySequence.StandardKey | str, Callable[[], object]]] = [

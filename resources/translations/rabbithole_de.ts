@@ -719,12 +719,12 @@ Datenordner: {folder}</translation>
 <context>
     <name>PdfViewer</name>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="84"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="88"/>
         <source>“{name}” was not found at {path} — was it moved? Re-add it to the knowledge base.</source>
         <translation>„{name}“ wurde unter {path} nicht gefunden — wurde die Datei verschoben? Fügen Sie sie erneut zur Wissensdatenbank hinzu.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/pdf_viewer.py" line="91"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="95"/>
         <source>Page {page} does not exist; the document has %n page(s).</source>
         <translation>
             <numerusform>Seite {page} existiert nicht; das Dokument hat %n Seite.</numerusform>
@@ -732,92 +732,98 @@ Datenordner: {folder}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="94"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="98"/>
         <source>The quote could not be found on page {page}.</source>
         <translation>Das Zitat wurde auf Seite {page} nicht gefunden.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="127"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="131"/>
         <source>“{name}” is password-protected. Remove the password and re-add it to the knowledge base.</source>
         <translation>„{name}“ ist passwortgeschützt. Entfernen Sie das Passwort und fügen Sie die Datei erneut zur Wissensdatenbank hinzu.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="130"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="134"/>
         <source>“{name}” cannot be opened: the file is damaged or not a PDF ({path}).</source>
         <translation>„{name}“ kann nicht geöffnet werden: Die Datei ist beschädigt oder keine PDF-Datei ({path}).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="161"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="165"/>
         <source>Previous page</source>
         <translation>Vorherige Seite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="164"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="168"/>
         <source>Page</source>
         <translation>Seite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="167"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="171"/>
         <source>Next page</source>
         <translation>Nächste Seite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="170"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="174"/>
         <source>Zoom out</source>
         <translation>Verkleinern</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="171"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="175"/>
         <source>Zoom in</source>
         <translation>Vergrößern</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="172"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="176"/>
         <source>Fit width</source>
         <translation>Seitenbreite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="173"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="177"/>
         <source>Fit page</source>
         <translation>Ganze Seite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="177"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="187"/>
         <source>Search ({key})</source>
         <translation>Suchen ({key})</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="182"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="192"/>
         <source>Previous result</source>
         <translation>Vorheriger Treffer</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="183"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="193"/>
         <source>Next result</source>
         <translation>Nächster Treffer</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="210"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="206"/>
+        <source>{0}%</source>
+        <comment>a zoom</comment>
+        <translation>{0}&#xa0;%</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="229"/>
         <source> / {count}</source>
         <translation> / {count}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="302"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="321"/>
         <source>Searching…</source>
         <translation>Suche läuft…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="302"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="321"/>
         <source>No matches</source>
         <translation>Keine Treffer</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="304"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="323"/>
         <source>{n} / {count}</source>
         <translation>{n} / {count}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/pdf_viewer.py" line="306"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="325"/>
         <source>%n match(es)</source>
         <translation>
             <numerusform>%n Treffer</numerusform>

@@ -156,13 +156,13 @@
 <context>
     <name>PdfViewer</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/pdf_viewer.py" line="91" />
+        <location filename="../../desktop/ui/pdf_viewer.py" line="95" />
         <source>Page {page} does not exist; the document has %n page(s).</source>
         <translation>
             <numerusform>Page {page} does not exist; the document has %n page.</numerusform><numerusform>Page {page} does not exist; the document has %n pages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/pdf_viewer.py" line="306" />
+        <location filename="../../desktop/ui/pdf_viewer.py" line="325" />
         <source>%n match(es)</source>
         <translation>
             <numerusform>%n match</numerusform><numerusform>%n matches</numerusform></translation>

@@ -431,3 +431,19 @@ def test_search_finds_a_word_and_moves_to_its_page(qtbot, viewer: PdfViewer, pdf
     qtbot.waitUntil(lambda: viewer.count_label.text() == "No matches", timeout=5000)
     viewer.next_result()
     assert viewer.current_page() == PAGES
+
+
+def test_search_and_zoom_stay_in_sight_at_the_default_width(qtbot, viewer: PdfViewer, pdf: Path) -> None:  # noqa: ANN001
+    """At the window's default PDF pane width (520 px) the search went into the toolbar's overflow and
+    the zoom had no number."""
+    viewer.resize(520, 700)
+    viewer.show()
+    qtbot.waitExposed(viewer)
+    assert viewer.open(pdf, 1)
+    qtbot.waitUntil(lambda: viewer.zoom_label.text().endswith("%"), timeout=5000)
+    assert viewer.search_box.isVisible() and viewer.count_label.isVisible() and viewer.zoom_label.isVisible()
+    before = viewer.zoom_label.text()
+    viewer.zoom_in()
+    qtbot.waitUntil(lambda: viewer.zoom_label.text() != before, timeout=5000)
+    shown = round(100 * viewer.view.effective_zoom())
+    assert viewer.zoom_label.text().replace("\u00a0", " ") in (f"{shown}%", f"{shown} %")
