@@ -207,7 +207,6 @@ class PdfViewer(QWidget):
 
     def _add_shortcuts(self) -> None:
         keys: list[tuple[QKeySequence.StandardKey | str, Callable[[], object]]] = [
-            (QKeySequence.StandardKey.Find, self._focus_search),
             (QKeySequence.StandardKey.FindNext, self.next_result),
             (QKeySequence.StandardKey.FindPrevious, self.previous_result),
             ("PgUp", self.previous_page),
@@ -217,8 +216,13 @@ class PdfViewer(QWidget):
             (QKeySequence.StandardKey.ZoomOut, self.zoom_out),
             ("Ctrl+0", self.fit_width),
         ]
+        # Set after construction: PySide6 drops a context= keyword given to this constructor, which left
+        # every key here window-wide (PgUp in the chat paged the PDF).
         for key, slot in keys:
-            QShortcut(QKeySequence(key), self, slot, context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            QShortcut(QKeySequence(key), self, slot).setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        # Find works from anywhere in the window
+        QShortcut(QKeySequence(QKeySequence.StandardKey.Find), self, self._focus_search).setContext(
+            Qt.ShortcutContext.WindowShortcut)
 
     def _document_changed(self) -> None:
         self.view.document_loaded()

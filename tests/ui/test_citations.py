@@ -7,6 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
 from support.fake_ollama import FakeOllama
 from support.fake_ollama_replies import chat_model
 
@@ -30,3 +32,22 @@ def test_an_unverified_citation_says_why_nothing_is_highlighted(qtbot: Any,
         verified = unverified.model_copy(update={"quote": "Grenzwert für die Berufslebensdosis", "quote_verified": True})
         window.open_citation(verified)  # found in the page's text: highlighted, nothing to say
         assert viewer.view.highlights and viewer.notice.isHidden()
+
+
+def test_find_reaches_the_pdf_search_from_anywhere_in_the_window(qtbot: Any,
+                                                                 open_window: Callable[..., MainWindow]) -> None:
+    """Ctrl+F reaches the search from anywhere; the viewer's other keys (PgUp, PgDown, zoom) only act with
+    the focus in it — they were window-wide. (The offscreen platform activates no window, so no key
+    reaches a shortcut here: the shortcuts themselves are checked, and what Find does.)"""
+    with FakeOllama([chat_model("m:latest", "qwen3", 32768)]) as fake:
+        window = open_window(fake.url, "m:latest", 20)
+        find = QKeySequence(QKeySequence.StandardKey.Find)
+        shortcuts = [s for s in window.findChildren(QShortcut) if s.key() == find]
+        assert len(shortcuts) == 1  # one owner of the key: two would be ambiguous and neither would fire
+        assert shortcuts[0].context() == Qt.ShortcutContext.WindowShortcut
+        page_down = QKeySequence("PgDown")  # the viewer's own keys act only with the focus in it
+        assert [s.context() for s in window.viewer.findChildren(QShortcut) if s.key() == page_down] == [
+            Qt.ShortcutContext.WidgetWithChildrenShortcut]
+        window.viewer.search_box.setText("Grenzwert")
+        shortcuts[0].activated.emit()
+        assert window.viewer.search_box.selectedText() == "Grenzwert"  # ready to type over
