@@ -25,6 +25,7 @@ class ChunkView:
     doc: str
     page: int
     text: str
+    doc_id: str = ""
 
 
 @dataclass(frozen=True)
@@ -140,7 +141,7 @@ def _round(rnd: ClarifyRound, state: RunState) -> RoundView:
     chunks = state.clarification.chunks
     return RoundView(
         index=rnd.index, queries=tuple(rnd.queries),
-        new_chunks=tuple(ChunkView(c.chunk_id, c.doc, c.page, c.text)
+        new_chunks=tuple(ChunkView(c.chunk_id, c.doc, c.page, c.text, c.doc_id)
                          for cid in rnd.new_chunks if (c := chunks.get(cid))),
         duplicates=rnd.duplicates, coverage=rnd.analysis.coverage if rnd.analysis else None,
         gaps=tuple(rnd.analysis.knowledge_gaps) if rnd.analysis else (), questions=tuple(rnd.questions),

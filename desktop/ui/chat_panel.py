@@ -30,6 +30,7 @@ SEND_KEY = QKeySequence("Ctrl+Return")
 class ChatPanel(QWidget):
     startRequested = Signal(str)  # a new question
     answerSubmitted = Signal(str, bool)  # the answer, and whether it ends clarification
+    chunkOpened = Signal(object)  # ChunkView: show its page in the PDF viewer
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -53,6 +54,9 @@ class ChatPanel(QWidget):
         self.end.setToolTip(self.tr("Go on to the plan; what you typed still counts"))
         self.end.clicked.connect(lambda: self._send(end=True))
         QShortcut(SEND_KEY, self, activated=self._send)
+        self.chunks.setWordWrap(True)  # an expanded passage is read whole, not cut at the column's edge
+        self.chunks.setToolTip(self.tr("Double-click a passage to open its page"))
+        self.chunks.itemDoubleClicked.connect(self._open_chunk)
         split = QSplitter(Qt.Orientation.Vertical, objectName="chat-split")  # named: its sizes are remembered
         split.addWidget(self.transcript)
         split.addWidget(self.chunks)
@@ -166,6 +170,11 @@ class ChatPanel(QWidget):
             out.append(f"<p><b>{you}</b> {html.escape(rnd.answer)}</p>")
         return "".join(out)
 
+    def _open_chunk(self, item: QTreeWidgetItem, _column: int = 0) -> None:
+        chunk = item.data(0, Qt.ItemDataRole.UserRole)
+        if chunk is not None:
+            self.chunkOpened.emit(chunk)
+
     def _fill_chunks(self, state: RunView | None) -> None:
         self.chunks.clear()
         if state is None:
@@ -177,7 +186,10 @@ class ChatPanel(QWidget):
             for c in rnd.new_chunks:
                 item = QTreeWidgetItem([" ".join(c.text.split())[:160], c.doc, str(c.page)])
                 item.setToolTip(0, c.text[:1500])
-                item.addChild(QTreeWidgetItem([" ".join(c.text.split()), "", ""]))
+                item.setData(0, Qt.ItemDataRole.UserRole, c)
+                whole = QTreeWidgetItem([" ".join(c.text.split()), "", ""])
+                whole.setData(0, Qt.ItemDataRole.UserRole, c)
+                item.addChild(whole)
                 top.addChild(item)
             self.chunks.addTopLevelItem(top)
         if self.chunks.topLevelItemCount():

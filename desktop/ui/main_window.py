@@ -4,10 +4,9 @@ bridge; the window only shows state and forwards commands."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -21,8 +20,8 @@ from PySide6.QtWidgets import (
 
 from desktop import __version__
 from desktop.bridge.bridge import EngineBridge
-from desktop.bridge.kb_views import DocumentView, HealthView, IngestProgressView, IngestReportView
-from desktop.bridge.views import EstimateView, RunSummaryView, RunView
+from desktop.bridge.kb_views import DocumentView, HealthView, IngestProgressView
+from desktop.bridge.views import ChunkView, EstimateView, RunSummaryView, RunView
 from desktop.report.model import Citation
 from desktop.settings import Settings
 from desktop.ui.chat_panel import ChatPanel
@@ -38,22 +37,6 @@ from desktop.ui.settings_dialog import SettingsDialog
 _HEALTH_INTERVAL_MS = 60_000
 
 
-@dataclass
-class Carried:
-    """What a window hands to the one that replaces it (View → Language builds the window anew)."""
-
-    state: RunView | None
-    log: str
-    draft: str
-    database: str | None
-    pdf: tuple[Path, int] | None  # file and page
-    ingest_report: IngestReportView | None
-    ingest_label: str
-    busy: set[str] = field(default_factory=set)
-    geometry: QByteArray = field(default_factory=QByteArray)
-    layout: QByteArray = field(default_factory=QByteArray)
-
-
 class MainWindow(QMainWindow):
     closing = Signal()  # before the window closes: what it shows can still be read
     languageRequested = Signal(str)  # "system", "de" or "en": the app rebuilds the window in that language
@@ -62,7 +45,7 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.bridge = bridge
         self.state: RunView | None = None
-        self._busy_now: set[str] = set()  # what the bridge said is running
+        self.busy_now: set[str] = set()  # what the bridge said is running
         self._export_folder: Path | None = None  # where the last export went
         self._ingesting_into: str | None = None
         self.setWindowTitle("Rabbithole")
@@ -126,7 +109,7 @@ class MainWindow(QMainWindow):
             (b.runChanged, self.show_run), (b.logLine, self.progress.add_line),
             (b.phaseStarted, self.progress.phase_started), (b.tokensUsed, self.progress.set_tokens),
             (b.draftText, self.progress.add_draft), (b.estimateReady, self._estimate), (b.error, self._error),
-            (b.busy, self._busy), (b.llmHealth, self._health), (b.ingestProgress, self._ingest_progress),
+            (b.busy, self.show_busy), (b.llmHealth, self._health), (b.ingestProgress, self._ingest_progress),
             (b.ingestFinished, kb.show_report), (b.documentsChanged, self._documents),
             (b.databasesChanged, kb.set_databases),
         ]
@@ -152,6 +135,7 @@ class MainWindow(QMainWindow):
         self.progress.cancelRequested.connect(self._cancel)
         self.progress.resumeRequested.connect(lambda: self._run_command(b.resume))
         self.report.citationActivated.connect(self.open_citation)
+        self.chat.chunkOpened.connect(self._open_chunk)
         self.report.exportRequested.connect(self._export)
 
     def _action(self, menu, text: str, slot, shortcut: str | QKeySequence.StandardKey | None = None) -> QAction:  # noqa: ANN001
@@ -212,8 +196,8 @@ class MainWindow(QMainWindow):
         self.plan.estimate.show_estimate(estimate)
         self.progress.estimate.show_estimate(estimate)
 
-    def _busy(self, what: str, running: bool) -> None:
-        (self._busy_now.add if running else self._busy_now.discard)(what)
+    def show_busy(self, what: str, running: bool) -> None:
+        (self.busy_now.add if running else self.busy_now.discard)(what)
         if what == "ingest":
             self.kb.set_ingesting(running)
         elif what in ("research", "plan", "skip"):
@@ -301,6 +285,15 @@ class MainWindow(QMainWindow):
             "to check what the answer says.").format(n=citation.n)
         self.viewer.open(Path(citation.path), citation.page, citation.rects, citation.quote, note)
 
+    def _open_chunk(self, chunk: ChunkView) -> None:
+        doc = next((d for d in self.kb.model.docs if d.doc_id == chunk.doc_id), None)
+        if doc is None:
+            self._error(self.tr("“{doc}” is not in the knowledge base shown; choose its knowledge base to open it.")
+                        .format(doc=chunk.doc))
+            return
+        self.viewer_dock.show()
+        self.viewer.open(Path(doc.path), chunk.page)
+
     def _open_document(self, doc: DocumentView | None) -> None:
         if doc is not None:
             self.viewer_dock.show()
@@ -354,33 +347,6 @@ class MainWindow(QMainWindow):
         box = QMessageBox(QMessageBox.Icon.Information, self.tr("About Rabbithole"), text, parent=self)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()  # not exec(): the window keeps working
-
-    def carry(self) -> Carried:
-        path = self.viewer.path
-        return Carried(
-            state=self.state, log=self.progress.log.toPlainText(), draft=self.progress.draft.toPlainText(),
-            database=self.kb.database, pdf=(path, self.viewer.current_page()) if path else None,
-            ingest_report=self.kb.last_report, ingest_label=self.kb.progress_label.text(), busy=set(self._busy_now),
-            geometry=self.saveGeometry(), layout=self.saveState())
-
-    def take_over(self, carried: Carried) -> None:
-        """Show what the window this one replaces showed, and go on where it was."""
-        self.restoreGeometry(carried.geometry)
-        self.restoreState(carried.layout)
-        if carried.database:
-            self.kb.set_databases(self.bridge.databases(), select=carried.database)
-        if carried.state is not None:
-            self.show_run(carried.state)
-        self.progress.log.setPlainText(carried.log)
-        self.progress.draft.setPlainText(carried.draft)
-        if carried.ingest_report is not None:
-            self.kb.last_report = carried.ingest_report
-            self.kb.report_button.setEnabled(True)
-        for what in carried.busy:
-            self._busy(what, True)
-        self.kb.progress_label.setText(carried.ingest_label)
-        if carried.pdf is not None:
-            self.viewer.open(*carried.pdf)
 
     def closeEvent(self, event) -> None:  # noqa: ANN001, N802
         self.closing.emit()

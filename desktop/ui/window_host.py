@@ -1,6 +1,6 @@
 """The app's main window, and its replacement when the user picks another language: Qt translates
 widgets as they are made, so View → Language builds the window anew on the same bridge. What the user
-had in front of them carries over (``MainWindow.carry``): the shown run, the research log and draft,
+had in front of them carries over (``window_carry``): the shown run, the research log and draft,
 the database, the open PDF and page, the last ingestion report, what is still running, the layout.
 The first window opens as the last was left (``window_memory``)."""
 
@@ -14,6 +14,7 @@ from desktop.paths import AppPaths
 from desktop.settings import save_settings
 from desktop.ui import i18n
 from desktop.ui.main_window import MainWindow
+from desktop.ui.window_carry import carry, take_over
 from desktop.ui.window_memory import recall, remember
 
 
@@ -45,7 +46,7 @@ class WindowHost(QObject):
         i18n.install(self.app, language)
         new = self.open()
         if old is not None:
-            new.take_over(old.carry())
+            take_over(new, carry(old))
             old.close()  # cuts its connections to the bridge
             old.deleteLater()
         return new

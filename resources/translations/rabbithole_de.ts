@@ -4,49 +4,54 @@
 <context>
     <name>ChatPanel</name>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="39"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="40"/>
         <source>Retrieved</source>
         <translation>Gefunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="39"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="40"/>
         <source>Document</source>
         <translation>Dokument</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="39"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="40"/>
         <source>Page</source>
         <translation>Seite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="42"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="43"/>
         <source>coverage %p%</source>
         <translation>Abdeckung %p&#xa0;%</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="45"/>
-        <location filename="../../desktop/ui/chat_panel.py" line="100"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="46"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="104"/>
         <source>Ask a research question…</source>
         <translation>Stellen Sie eine Recherchefrage…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="47"/>
-        <location filename="../../desktop/ui/chat_panel.py" line="98"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="48"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="102"/>
         <source>Start research</source>
         <translation>Recherche starten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="99"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="58"/>
+        <source>Double-click a passage to open its page</source>
+        <translation>Doppelklick auf eine Passage öffnet ihre Seite</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/chat_panel.py" line="103"/>
         <source>Your answer… ({key})</source>
         <translation>Ihre Antwort… ({key})</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="109"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="113"/>
         <source>{round} · {new}, {seen} · {gaps}</source>
         <translation>{round} · {new}, {seen} · {gaps}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="111"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="115"/>
         <source>%n gap(s)</source>
         <translation>
             <numerusform>%n Lücke</numerusform>
@@ -54,12 +59,12 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="119"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="123"/>
         <source>Round {0}/{1}</source>
         <translation>Runde {0}/{1}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="122"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="126"/>
         <source>%Ln new chunk(s)</source>
         <translation>
             <numerusform>%Ln neue Passage</numerusform>
@@ -67,7 +72,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="125"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="129"/>
         <source>%Ln seen before</source>
         <translation>
             <numerusform>%Ln bereits bekannt</numerusform>
@@ -75,23 +80,23 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="129"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="133"/>
         <source>{0}%</source>
         <comment>a percentage</comment>
         <translation>{0}&#xa0;%</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="153"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="157"/>
         <source>{new}, {seen}; coverage {coverage}</source>
         <translation>{new}, {seen}; Abdeckung {coverage}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="174"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="183"/>
         <source>Round {round}: {new}, {seen}</source>
         <translation>Runde {round}: {new}, {seen}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="175"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="184"/>
         <source>%Ln new</source>
         <translation>
             <numerusform>%Ln neu</numerusform>
@@ -99,48 +104,48 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="52"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="53"/>
         <source>End clarification</source>
         <translation>Klärung beenden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="53"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="54"/>
         <source>Go on to the plan; what you typed still counts</source>
         <translation>Weiter zum Plan; Ihre Eingabe wird trotzdem berücksichtigt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="98"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="102"/>
         <source>Send answer</source>
         <translation>Antwort senden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="134"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="138"/>
         <source>Choose a knowledge base on the left, then ask your question below. Rabbithole searches the documents, asks what it needs to know, proposes a plan you can edit, and writes a report whose every claim cites document and page.</source>
         <translation>Wählen Sie links eine Wissensdatenbank und stellen Sie dann unten Ihre Frage. Rabbithole durchsucht die Dokumente, fragt nach, was es wissen muss, schlägt einen Plan vor, den Sie bearbeiten können, und schreibt einen Bericht, in dem jede Aussage mit Dokument und Seite belegt ist.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="137"/>
-        <location filename="../../desktop/ui/chat_panel.py" line="165"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="141"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="169"/>
         <source>You:</source>
         <translation>Sie:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="142"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="146"/>
         <source>Refined question:</source>
         <translation>Präzisierte Frage:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="151"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="155"/>
         <source>searched: </source>
         <translation>Suchanfragen: </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="157"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="161"/>
         <source>Gaps:</source>
         <translation>Lücken:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="163"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="167"/>
         <source>The question looks well covered: end clarification to go on, or answer to refine it.</source>
         <translation>Die Frage scheint gut abgedeckt: Beenden Sie die Klärung, um fortzufahren, oder antworten Sie, um die Frage zu präzisieren.</translation>
     </message>
@@ -522,133 +527,133 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="82"/>
+        <location filename="../../desktop/ui/main_window.py" line="65"/>
         <source>1 Clarify</source>
         <translation>1 Klärung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="82"/>
+        <location filename="../../desktop/ui/main_window.py" line="65"/>
         <source>2 Plan</source>
         <translation>2 Plan</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="83"/>
+        <location filename="../../desktop/ui/main_window.py" line="66"/>
         <source>3 Research</source>
         <translation>3 Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="83"/>
+        <location filename="../../desktop/ui/main_window.py" line="66"/>
         <source>4 Report</source>
         <translation>4 Bericht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="90"/>
+        <location filename="../../desktop/ui/main_window.py" line="73"/>
         <source>Knowledge base</source>
         <translation>Wissensdatenbank</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="91"/>
+        <location filename="../../desktop/ui/main_window.py" line="74"/>
         <source>PDF</source>
         <translation>PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="167"/>
+        <location filename="../../desktop/ui/main_window.py" line="151"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="168"/>
+        <location filename="../../desktop/ui/main_window.py" line="152"/>
         <source>Add PDFs…</source>
         <translation>PDFs hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="169"/>
+        <location filename="../../desktop/ui/main_window.py" line="153"/>
         <source>Add folder…</source>
         <translation>Ordner hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="170"/>
+        <location filename="../../desktop/ui/main_window.py" line="154"/>
         <source>Export report…</source>
         <translation>Bericht exportieren…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="172"/>
+        <location filename="../../desktop/ui/main_window.py" line="156"/>
         <source>Quit</source>
         <translation>Beenden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="173"/>
+        <location filename="../../desktop/ui/main_window.py" line="157"/>
         <source>&amp;Research</source>
         <translation>&amp;Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="174"/>
+        <location filename="../../desktop/ui/main_window.py" line="158"/>
         <source>New question</source>
         <translation>Neue Frage</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="175"/>
+        <location filename="../../desktop/ui/main_window.py" line="159"/>
         <source>History…</source>
         <translation>Verlauf…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="176"/>
+        <location filename="../../desktop/ui/main_window.py" line="160"/>
         <source>Stop run</source>
         <translation>Recherche anhalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="177"/>
+        <location filename="../../desktop/ui/main_window.py" line="161"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="179"/>
+        <location filename="../../desktop/ui/main_window.py" line="163"/>
         <source>Language</source>
         <translation>Sprache</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="181"/>
+        <location filename="../../desktop/ui/main_window.py" line="165"/>
         <source>System language</source>
         <translation>Sprache des Systems</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="187"/>
+        <location filename="../../desktop/ui/main_window.py" line="171"/>
         <source>&amp;Settings</source>
         <translation>&amp;Einstellungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="188"/>
+        <location filename="../../desktop/ui/main_window.py" line="172"/>
         <source>Preferences…</source>
         <translation>Einstellungen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="189"/>
+        <location filename="../../desktop/ui/main_window.py" line="173"/>
         <source>Check LLM connection</source>
         <translation>LLM-Verbindung prüfen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="190"/>
+        <location filename="../../desktop/ui/main_window.py" line="174"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="191"/>
-        <location filename="../../desktop/ui/main_window.py" line="354"/>
+        <location filename="../../desktop/ui/main_window.py" line="175"/>
+        <location filename="../../desktop/ui/main_window.py" line="347"/>
         <source>About Rabbithole</source>
         <translation>Über Rabbithole</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="223"/>
+        <location filename="../../desktop/ui/main_window.py" line="207"/>
         <source>Working…</source>
         <translation>Wird ausgeführt…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="235"/>
+        <location filename="../../desktop/ui/main_window.py" line="219"/>
         <source>Choose or create a knowledge base first.</source>
         <translation>Wählen oder erstellen Sie zuerst eine Wissensdatenbank.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="277"/>
+        <location filename="../../desktop/ui/main_window.py" line="261"/>
         <source>KB: {0} · %Ln document(s)</source>
         <translation>
             <numerusform>Wissensdatenbank: {0} · %Ln Dokument</numerusform>
@@ -656,7 +661,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="278"/>
+        <location filename="../../desktop/ui/main_window.py" line="262"/>
         <source> · %Ln chunk(s) to embed</source>
         <translation>
             <numerusform> · %Ln Passage noch einzubetten</numerusform>
@@ -664,52 +669,57 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="282"/>
+        <location filename="../../desktop/ui/main_window.py" line="266"/>
         <source>LLM: {0} ✓</source>
         <translation>LLM: {0} ✓</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="285"/>
+        <location filename="../../desktop/ui/main_window.py" line="269"/>
         <source>LLM: not ready</source>
         <translation>LLM: nicht bereit</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="288"/>
+        <location filename="../../desktop/ui/main_window.py" line="272"/>
         <source>The LLM server does not answer. Start Ollama (ollama serve) or point Rabbithole to your team&apos;s LLM server in Settings → LLM. The knowledge base works meanwhile.</source>
         <translation>Der LLM-Server antwortet nicht. Starten Sie Ollama (ollama serve) oder verweisen Sie Rabbithole unter Einstellungen → LLM auf den LLM-Server Ihres Teams. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="291"/>
+        <location filename="../../desktop/ui/main_window.py" line="275"/>
         <source>The model {0} is not on the LLM server. Pull it (ollama pull {0}, or Settings → LLM → Pull model) or choose another one in Settings → LLM. The knowledge base works meanwhile.</source>
         <translation>Das Modell {0} ist nicht auf dem LLM-Server. Laden Sie es herunter (ollama pull {0} oder Einstellungen → LLM → Modell herunterladen) oder wählen Sie unter Einstellungen → LLM ein anderes. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="294"/>
+        <location filename="../../desktop/ui/main_window.py" line="278"/>
         <source>Details: {0}</source>
         <translation>Details: {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="300"/>
+        <location filename="../../desktop/ui/main_window.py" line="284"/>
         <source>The quote of source [{n}] was not found in the document, so nothing is highlighted: read the page to check what the answer says.</source>
         <translation>Das Zitat der Quelle [{n}] wurde im Dokument nicht gefunden, daher ist nichts markiert: Lesen Sie die Seite, um zu prüfen, was die Antwort sagt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="311"/>
+        <location filename="../../desktop/ui/main_window.py" line="291"/>
+        <source>“{doc}” is not in the knowledge base shown; choose its knowledge base to open it.</source>
+        <translation>„{doc}“ ist nicht in der angezeigten Wissensdatenbank; wählen Sie seine Wissensdatenbank, um es zu öffnen.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="304"/>
         <source>There is no report to export yet.</source>
         <translation>Es gibt noch keinen Bericht zum Exportieren.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="321"/>
+        <location filename="../../desktop/ui/main_window.py" line="314"/>
         <source>Written to {folder}: {files}</source>
         <translation>Geschrieben nach {folder}: {files}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="343"/>
+        <location filename="../../desktop/ui/main_window.py" line="336"/>
         <source>The new data folder is used from the next start.</source>
         <translation>Der neue Datenordner wird ab dem nächsten Start verwendet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="352"/>
+        <location filename="../../desktop/ui/main_window.py" line="345"/>
         <source>Rabbithole {version} — offline research over your PDFs with a local LLM.
 Data folder: {folder}</source>
         <translation>Rabbithole {version} — Offline-Recherche in Ihren PDFs mit einem lokalen LLM.
@@ -803,27 +813,27 @@ Datenordner: {folder}</translation>
         <translation>{0}&#xa0;%</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="229"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="233"/>
         <source> / {count}</source>
         <translation> / {count}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="321"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="325"/>
         <source>Searching…</source>
         <translation>Suche läuft…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="321"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="325"/>
         <source>No matches</source>
         <translation>Keine Treffer</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="323"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="327"/>
         <source>{n} / {count}</source>
         <translation>{n} / {count}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/pdf_viewer.py" line="325"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="329"/>
         <source>%n match(es)</source>
         <translation>
             <numerusform>%n Treffer</numerusform>

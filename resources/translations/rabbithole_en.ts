@@ -3,25 +3,25 @@
 <context>
     <name>ChatPanel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="111" />
+        <location filename="../../desktop/ui/chat_panel.py" line="115" />
         <source>%n gap(s)</source>
         <translation>
             <numerusform>%n gap</numerusform><numerusform>%n gaps</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="122" />
+        <location filename="../../desktop/ui/chat_panel.py" line="126" />
         <source>%Ln new chunk(s)</source>
         <translation>
             <numerusform>%Ln new chunk</numerusform><numerusform>%Ln new chunks</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="125" />
+        <location filename="../../desktop/ui/chat_panel.py" line="129" />
         <source>%Ln seen before</source>
         <translation>
             <numerusform>%Ln seen before</numerusform><numerusform>%Ln seen before</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="175" />
+        <location filename="../../desktop/ui/chat_panel.py" line="184" />
         <source>%Ln new</source>
         <translation>
             <numerusform>%Ln new</numerusform><numerusform>%Ln new</numerusform></translation>
@@ -141,13 +141,13 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="277" />
+        <location filename="../../desktop/ui/main_window.py" line="261" />
         <source>KB: {0} · %Ln document(s)</source>
         <translation>
             <numerusform>KB: {0} · %Ln document</numerusform><numerusform>KB: {0} · %Ln documents</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="278" />
+        <location filename="../../desktop/ui/main_window.py" line="262" />
         <source> · %Ln chunk(s) to embed</source>
         <translation>
             <numerusform> · %Ln chunk to embed</numerusform><numerusform> · %Ln chunks to embed</numerusform></translation>
@@ -162,7 +162,7 @@
             <numerusform>Page {page} does not exist; the document has %n page.</numerusform><numerusform>Page {page} does not exist; the document has %n pages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/pdf_viewer.py" line="325" />
+        <location filename="../../desktop/ui/pdf_viewer.py" line="329" />
         <source>%n match(es)</source>
         <translation>
             <numerusform>%n match</numerusform><numerusform>%n matches</numerusform></translation>

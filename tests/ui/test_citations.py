@@ -9,6 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import QTreeWidgetItem
 from support.fake_ollama import FakeOllama
 from support.fake_ollama_replies import chat_model
 
@@ -51,3 +52,24 @@ def test_find_reaches_the_pdf_search_from_anywhere_in_the_window(qtbot: Any,
         window.viewer.search_box.setText("Grenzwert")
         shortcuts[0].activated.emit()
         assert window.viewer.search_box.selectedText() == "Grenzwert"  # ready to type over
+
+
+def test_a_retrieved_passage_opens_its_page(qtbot: Any, open_window: Callable[..., MainWindow]) -> None:
+    """The passages clarification retrieved could be expanded, not opened."""
+    from desktop.bridge.kb_views import DocumentView
+    from desktop.bridge.views import ChunkView
+
+    with FakeOllama([chat_model("m:latest", "qwen3", 32768)]) as fake:
+        window = open_window(fake.url, "m:latest", 20)
+        window.kb.set_documents([DocumentView("d-law", LAW.name, str(LAW), "StrlSchG", "StrlSchG", 132, 686, (),
+                                              {}, (), 0)])
+        chunk = ChunkView("c1", LAW.name, 52, "§ 77 Grenzwert für die Berufslebensdosis", "d-law")
+        with qtbot.waitSignal(window.chat.chunkOpened) as opened:
+            top = window.chat.chunks.invisibleRootItem()
+            item = QTreeWidgetItem(["§ 77 …", LAW.name, "52"])
+            item.setData(0, Qt.ItemDataRole.UserRole, chunk)
+            top.addChild(item)
+            window.chat.chunks.itemDoubleClicked.emit(item, 0)
+        assert opened.args == [chunk]
+        qtbot.waitUntil(lambda: window.viewer.current_page() == 52, timeout=10_000)
+        assert window.viewer.path == LAW.resolve()
