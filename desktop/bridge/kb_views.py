@@ -6,7 +6,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from desktop.kb.models import DocumentInfo, FileOutcome, IngestProgress, IngestReport
+from desktop.kb.notices import Notice
 from desktop.llm.types import Health, ModelInfo, PullProgress
+
+
+@dataclass(frozen=True)
+class NoticeView:
+    """Something the knowledge base says about a file: the window words it by ``key`` in its language;
+    ``english`` is the sentence for a key it has no words for."""
+
+    key: str
+    values: dict[str, str | int]
+    english: str
 
 
 @dataclass(frozen=True)
@@ -18,7 +29,7 @@ class DocumentView:
     short_name: str | None
     pages: int
     chunks: int
-    warnings: tuple[str, ...]
+    warnings: tuple[NoticeView, ...]
     meta: dict[str, str]
     tags: tuple[str, ...]
     pending_embeddings: int
@@ -42,8 +53,8 @@ class FileView:
 
     path: str
     status: str  # added, updated, unchanged, moved, removed, duplicate, rejected
-    reason: str | None
-    warnings: tuple[str, ...]
+    reason: NoticeView | None
+    warnings: tuple[NoticeView, ...]
     pages: int
     chunks: int
 
@@ -89,9 +100,13 @@ class PullView:
     total: int | None
 
 
+def notice_view(n: Notice) -> NoticeView:
+    return NoticeView(n.key, dict(n.values), n.text)
+
+
 def document_view(d: DocumentInfo) -> DocumentView:
-    return DocumentView(d.doc_id, d.file_name, d.path, d.title, d.short_name, d.pages, d.chunks, tuple(d.warnings),
-                        dict(d.meta), tuple(d.tags), d.pending_embeddings)
+    return DocumentView(d.doc_id, d.file_name, d.path, d.title, d.short_name, d.pages, d.chunks,
+                        tuple(map(notice_view, d.warnings)), dict(d.meta), tuple(d.tags), d.pending_embeddings)
 
 
 def progress_view(p: IngestProgress) -> IngestProgressView:
@@ -100,7 +115,8 @@ def progress_view(p: IngestProgress) -> IngestProgressView:
 
 
 def _file_view(f: FileOutcome) -> FileView:
-    return FileView(f.path, f.status, f.reason, tuple(f.warnings), f.pages, f.chunks)
+    return FileView(f.path, f.status, f.reason and notice_view(f.reason), tuple(map(notice_view, f.warnings)), f.pages,
+                    f.chunks)
 
 
 def report_view(r: IngestReport) -> IngestReportView:

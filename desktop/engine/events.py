@@ -209,20 +209,26 @@ class TokenUsage(_Event):
     total: Usage
 
 
-class RunStopped(_Event):
+class _Said(_Event):
+    """A sentence for the user: ``message`` in English (terminal, audit trail); ``key`` and ``values``
+    let a window say it in its own language (``narrate.ENGLISH`` has the template of each key)."""
+
+    message: str
+    key: str = ""
+    values: dict[str, Any] = Field(default_factory=dict)
+
+
+class RunStopped(_Said):
     type: Literal["run_stopped"] = "run_stopped"
     status: str
-    message: str
 
 
-class Warning(_Event):  # noqa: A001 - the event is called what it is
+class Warning(_Said):  # noqa: A001 - the event is called what it is
     type: Literal["warning"] = "warning"
-    message: str
 
 
-class Error(_Event):
+class Error(_Said):
     type: Literal["error"] = "error"
-    message: str
 
 
 Event = Annotated[

@@ -9,10 +9,12 @@ every key, so its log speaks the window's language.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from desktop.engine import events as ev
 
 Value = str | int | float | bool | tuple[str, ...]
+S = TypeVar("S", ev.Warning, ev.Error, ev.RunStopped)
 
 
 @dataclass(frozen=True)
@@ -23,7 +25,7 @@ class Narration:
 
 # Value names with a meaning beyond their type: a share is shown as a percentage, a duration in the
 # largest fitting unit, a list joined with " | ".
-SHARES = frozenset({"coverage"})
+SHARES = frozenset({"coverage", "share"})
 DURATIONS = frozenset({"duration"})
 
 ENGLISH: dict[str, str] = {
@@ -51,6 +53,32 @@ ENGLISH: dict[str, str] = {
     "warning": "warning: {message}",
     "error": "error: {message}",
     "run_stopped": "{message}",
+    **{key: "warning: " + text for key, text in {
+        "warn_unchecked_answer": "{prompt}: the model's answer did not pass a check ({error}); it is used as it is",
+        "warn_no_usable_answer": "{prompt}: the model gave no usable answer ({error}); going on without it",
+        "warn_prompt_too_long": "{prompt}: {error}; going on without it",
+        "warn_plan_trimmed": "the model proposed {proposed} to-dos; the first {kept} are kept "
+                             "(research.plan_max_initial)",
+        "warn_plan_overruled": "plan: the model called the question unanswerable, but excerpt [{excerpt}] concerns "
+                               "its subject ({terms}); the research goes ahead",
+        "warn_time_budget": "time budget: the research reads {excerpts} of up to {allowed} excerpts, with no task "
+                            "summaries by the LLM, so that the run takes about {duration} on this LLM server "
+                            "(research.time_budget_s; 0 reads all)",
+        "warn_unhelpful": "task {task_id}: none of the {read} excerpts just read helped; its {skipped} lower-ranked "
+                          "search results are not read",
+        "warn_extract_failed": "research.extract: no usable answer for {count} excerpts ({error}); they were skipped",
+        "warn_reference_cap": "stopped following references into {doc}: followed {times} times for task {task_id}",
+        "warn_drift": "{filtered} of {total} findings ({share}) drifted from the question and were left out; check "
+                      "the plan or the clarification if the report misses something.",
+        "warn_uncited": "synthesis: {count} statement(s) named no source from the list and were left out",
+        "warn_synthesis_failed": "synthesis: the model could not write a usable answer ({error}); the report lists "
+                                 "the evidence instead",
+        "warn_revision_failed": "synthesis: the revision gave no usable answer ({error}); the first answer stands",
+    }.items()},
+    "run_cancelled": "Cancelled; resume to continue from here.",
+    "run_unknown_step": "unknown step '{step}' (written by another version?)",
+    "run_server_down": "{error}. The run is paused here: resume it once the server answers.",
+    "run_failed": "{error} — fix this and resume the run to continue from here.",
 }
 IN_LOG = frozenset(ENGLISH) - {"token_usage"}  # what the window's log shows (tokens have their own counter)
 
@@ -94,6 +122,8 @@ def narrate(event: ev.Event) -> Narration | None:
         case ev.TokenUsage(purpose=p, call=u):
             return Narration("token_usage", {"purpose": p, "prompt": u.prompt_tokens, "answer": u.completion_tokens,
                                              "seconds": round(u.seconds, 1)})
+        case ev.Warning() | ev.Error() | ev.RunStopped() if event.key in ENGLISH:
+            return Narration(event.key, dict(event.values))
         case ev.Warning(message=m):
             return Narration("warning", {"message": m})
         case ev.Error(message=m):
@@ -101,6 +131,13 @@ def narrate(event: ev.Event) -> Narration | None:
         case ev.RunStopped(message=m):
             return Narration("run_stopped", {"message": m})
     return None
+
+
+def said(kind: type[S], key: str, values: dict[str, Value], **fields: Any) -> S:
+    """A warning, error or stop event whose sentence the window can translate (``key``), with the
+    English one as its message; ``fields`` are the event's own (a stop's status)."""
+    text = ENGLISH[key].format(**{k: _english(k, v) for k, v in values.items()})
+    return kind(message=text.removeprefix("warning: "), key=key, values=values, **fields)
 
 
 def describe(event: ev.Event) -> str | None:

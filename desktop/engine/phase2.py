@@ -63,7 +63,7 @@ def _adopt(ctx: StepContext, proposal: PlanProposal, revision: int, shown: list[
     task0 = Todo(id=0, task=state.question, context=state.clarification.summary or "")
     keep = min(ctx.settings.plan_max_initial, ctx.settings.plan_max_items - 1)  # what the prompt asked for
     if len(proposal.items) > keep:
-        ctx.warn(f"the model proposed {len(proposal.items)} to-dos; the first {keep} are kept (research.plan_max_initial)")
+        ctx.warn("warn_plan_trimmed", proposed=len(proposal.items), kept=keep)
     items = [task0] + [
         Todo(id=i, task=item.task.strip(), context=item.context.strip(), subtasks=[s.strip() for s in item.subtasks if s.strip()])
         for i, item in enumerate(proposal.items[:keep], start=1)
@@ -72,8 +72,7 @@ def _adopt(ctx: StepContext, proposal: PlanProposal, revision: int, shown: list[
     if not answerable and (hit := subject_overlap(state.question, shown)) is not None:
         # the model kept saying "nothing relevant" with an excerpt on the question's subject in view
         answerable = True
-        ctx.warn(f"plan: the model called the question unanswerable, but excerpt [{hit[0]}] concerns its subject "
-                 f"({', '.join(hit[1][:5])}); the research goes ahead")
+        ctx.warn("warn_plan_overruled", excerpt=hit[0], terms=", ".join(hit[1][:5]))
     note = None if answerable else (proposal.reason or "The knowledge base does not seem to hold the answer.")
     state.plan = Plan(items=items, revision=revision, answerable=answerable, note=note)
     state.pending = Pending(kind="approve_plan")

@@ -43,10 +43,8 @@ async def start(ctx: StepContext) -> str:
     if (estimate := research_estimate(ctx, "research")) is not None:
         ctx.emit(estimate)
         if estimate.excerpts < estimate.excerpts_allowed:
-            minutes = ctx.settings.time_budget_s / 60
-            ctx.warn(f"time budget: the research reads {estimate.excerpts} of up to {estimate.excerpts_allowed} "
-                     f"excerpts, with no task summaries by the LLM, so that the run takes about {minutes:.0f} min "
-                     "on this LLM server (research.time_budget_s; 0 reads all)")
+            ctx.warn("warn_time_budget", excerpts=estimate.excerpts, allowed=estimate.excerpts_allowed,
+                     duration=ctx.settings.time_budget_s)
     return "research.next_task"
 
 
@@ -93,8 +91,7 @@ def _stop_when_nothing_helps(ctx: StepContext, run: TaskRun, taken: list[WorkIte
     if rest:
         run.queue = [w for w in run.queue if w.depth > 0]
         run.skipped_unhelpful += len(rest)
-        ctx.emit(ev.Warning(message=f"task {run.task_id}: none of the {len(searched)} excerpts just read helped; its "
-                                    f"{len(rest)} lower-ranked search results are not read"))
+        ctx.warn("warn_unhelpful", task_id=run.task_id, read=len(searched), skipped=len(rest))
 
 
 def _where(f: Finding) -> str:
@@ -127,7 +124,7 @@ async def extract_batch(ctx: StepContext) -> str:
         try:
             return await read_batch(ctx, todo, batch, new_id, origins)
         except (BadOutput, PromptTooLong) as exc:  # one unreadable answer costs this batch, not the run
-            ctx.warn(f"research.extract: no usable answer for {len(batch)} excerpts ({exc}); they were skipped")
+            ctx.warn("warn_extract_failed", count=len(batch), error=str(exc))
             return []
 
     found = await asyncio.gather(*(read(b) for b in batches))
@@ -169,8 +166,7 @@ async def _follow(ctx: StepContext, run: TaskRun, finding: Finding) -> None:
             if run.doc_follows.get(target.doc_id, 0) >= s.reference_max_per_doc:
                 if target.doc_id not in run.capped_docs:  # said once per task and document
                     run.capped_docs.append(target.doc_id)
-                    ctx.warn(f"stopped following references into {target.doc}: followed "
-                             f"{s.reference_max_per_doc} times for task {run.task_id}")
+                    ctx.warn("warn_reference_cap", doc=target.doc, times=s.reference_max_per_doc, task_id=run.task_id)
                 continue
             best = await ctx.rank(f"{_todo(ctx, run.task_id).task} {finding.info}", target.chunk_ids)
             chunk_id = next((c for c in best if c not in queued), None)

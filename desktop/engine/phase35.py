@@ -8,6 +8,7 @@ import asyncio
 
 from desktop.engine import events as ev
 from desktop.engine import prompts as P
+from desktop.engine.narrate import said
 from desktop.engine.research_state import DriftVerdict, Finding
 from desktop.engine.schemas import DriftReason, DriftScores, drift_scores
 from desktop.engine.step import StepContext
@@ -61,9 +62,9 @@ async def filter_drift(ctx: StepContext) -> str:
     share = len(filtered) / len(findings) if findings else 0.0
     warning = None
     if share > ctx.settings.drift_warn_share:
-        warning = (f"{len(filtered)} of {len(findings)} findings ({share:.0%}) drifted from the question and were "
-                   f"left out; check the plan or the clarification if the report misses something.")
-        ctx.emit(ev.Warning(message=warning))
+        event = said(ev.Warning, "warn_drift", {"filtered": len(filtered), "total": len(findings), "share": share})
+        warning = event.message
+        ctx.emit(event)
     state.later.synthesis.drift_warning = warning
     ctx.emit(ev.DriftFiltered(kept=len(findings) - len(filtered), filtered=len(filtered), warning=warning,
                               items=[{"id": f.id, "score": f.drift.score, "reason": f.drift.reason} for f in filtered if f.drift]))

@@ -216,7 +216,7 @@ def _adopt(ctx: StepContext, draft: SynthesisAnswer, sources: list[Finding], att
     syn.answer, syn.quotations, syn.quotations_verified = unquote_unverified(answer, _quote_sources(ctx, sources))
     syn.uncited = uncited
     if uncited:
-        ctx.warn(f"synthesis: {len(uncited)} statement(s) named no source from the list and were left out")
+        ctx.warn("warn_uncited", count=len(uncited))
     ctx.emit(ev.SynthesisTokens(text=syn.answer, attempt=attempt))  # the window shows the draft as it is written
 
 
@@ -235,7 +235,7 @@ async def write(ctx: StepContext) -> str:
         draft = await _compose(ctx, sources, feedback="")
     except (BadOutput, PromptTooLong) as exc:
         syn.fallback, syn.fallback_detail = "model_failed", str(exc)
-        ctx.warn(f"synthesis: the model could not write a usable answer ({exc}); the report lists the evidence instead")
+        ctx.warn("warn_synthesis_failed", error=str(exc))
         return "report.build"
     _adopt(ctx, draft, sources, attempt=1)
     return "synthesis.quality"
@@ -333,7 +333,7 @@ async def revise(ctx: StepContext) -> str:
     try:
         draft = await _compose(ctx, sources, feedback)
     except (BadOutput, PromptTooLong) as exc:
-        ctx.warn(f"synthesis: the revision gave no usable answer ({exc}); the first answer stands")
+        ctx.warn("warn_revision_failed", error=str(exc))
         return "report.build"
     _adopt(ctx, draft, sources, attempt=2)
     return "synthesis.quality"

@@ -14,6 +14,7 @@ from contextlib import suppress
 
 from desktop.engine import events as ev
 from desktop.engine import phase1, phase2, phase3, phase4, phase5, phase35
+from desktop.engine.narrate import Value, said
 from desktop.engine.resources import KnowledgeBases
 from desktop.engine.state import RunState, now
 from desktop.engine.step import CALLS, StepContext, collect_call
@@ -222,7 +223,7 @@ class ResearchEngine:
                     self._save(state, [])
                 return state
             if state.run_id in self._cancelled:
-                return self._halt(state, "cancelled", "Cancelled; resume to continue from here.")
+                return self._halt(state, "cancelled", "run_cancelled")
             state = await self._step(state)
             if state.status in ("cancelled", "failed"):
                 return state
@@ -230,7 +231,7 @@ class ResearchEngine:
     async def _step(self, state: RunState) -> RunState:
         fn = STEPS.get(state.next_step)
         if fn is None:
-            return self._halt(state, "failed", f"unknown step '{state.next_step}' (written by another version?)")
+            return self._halt(state, "failed", "run_unknown_step", step=state.next_step)
         ctx = await self._context(state)
         ctx.state.status = "running"
         self._apply_skips(ctx)
@@ -243,16 +244,14 @@ class ResearchEngine:
             nxt = await task
         except asyncio.CancelledError:
             if state.run_id in self._cancelled:
-                return self._halt(state, "cancelled", "Cancelled; resume to continue from here.")
+                return self._halt(state, "cancelled", "run_cancelled")
             if self._skips.get(state.run_id):
                 return await self._skipped(state)  # the task being read was skipped: go on without it
             raise  # cancelled from outside (shutdown): nothing to record
         except LlmUnavailable as exc:
-            return self._halt(state, "failed", f"{exc}. The run is paused here: resume it once the server answers.",
-                              ctx.failed_requests())
+            return self._halt(state, "failed", "run_server_down", ctx.failed_requests(), error=str(exc))
         except (LlmError, KbError) as exc:
-            return self._halt(state, "failed", f"{exc} — fix this and resume the run to continue from here.",
-                              ctx.failed_requests())
+            return self._halt(state, "failed", "run_failed", ctx.failed_requests(), error=str(exc))
         finally:
             self._running.pop(state.run_id, None)
         new = ctx.state
@@ -275,10 +274,13 @@ class ResearchEngine:
         self._save(ctx.state, ctx.events)
         return ctx.state
 
-    def _halt(self, state: RunState, status: str, message: str, audit: list[ev.Event] | None = None) -> RunState:
-        halted = state.model_copy(update={"status": status, "message": message, "updated_at": now()})
-        kind = ev.Error(message=message) if status == "failed" else ev.RunStopped(status=status, message=message)
-        self._save(halted, [*(audit or []), kind.model_copy(update={"run_id": state.run_id})])
+    def _halt(self, state: RunState, status: str, key: str, audit: list[ev.Event] | None = None,
+              **values: Value) -> RunState:
+        """Stop the run with ``status``, saying why by a key of ``narrate.ENGLISH``."""
+        line = (said(ev.Error, key, values) if status == "failed"
+                else said(ev.RunStopped, key, values, status=status))
+        halted = state.model_copy(update={"status": status, "message": line.message, "updated_at": now()})
+        self._save(halted, [*(audit or []), line.model_copy(update={"run_id": state.run_id})])
         return halted
 
     def _save(self, state: RunState, events: list[ev.Event]) -> None:

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from desktop.engine import events as ev
+from desktop.engine.narrate import Value, said
 from desktop.engine.prompts import Prompt
 from desktop.engine.resources import ThreadCalls
 from desktop.engine.state import RunState
@@ -80,17 +81,17 @@ class StepContext:
                                   retries=LENIENT_RETRIES if lenient else None, **values)
         except BadOutput as exc:
             if lenient and isinstance(exc.unchecked, schema):
-                self.warn(f"{prompt.name}: the model's answer did not pass a check ({exc.attempts[-1].error}); "
-                          "it is used as it is")
+                self.warn("warn_unchecked_answer", prompt=prompt.name, error=str(exc.attempts[-1].error))
                 return exc.unchecked
-            self.warn(f"{prompt.name}: the model gave no usable answer ({exc}); going on without it")
+            self.warn("warn_no_usable_answer", prompt=prompt.name, error=str(exc))
             return fallback()
         except PromptTooLong as exc:
-            self.warn(f"{prompt.name}: {exc}; going on without it")
+            self.warn("warn_prompt_too_long", prompt=prompt.name, error=str(exc))
             return fallback()
 
-    def warn(self, message: str) -> None:
-        self.emit(ev.Warning(message=message))
+    def warn(self, key: str, **values: Value) -> None:
+        """A warning for the user, by its key in ``narrate.ENGLISH`` (the window translates it)."""
+        self.emit(said(ev.Warning, key, values))
 
     async def ask_messages(self, messages: list[Message], schema: type[A], purpose: str,
                            check: Callable[[object], str | None] | None = None, *, max_tokens: int | None = None,

@@ -17,8 +17,11 @@ from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
+from pydantic import BaseModel
+
 from desktop.kb.lexical import FTS_TOKENIZER
 from desktop.kb.models import Chunk, DocumentInfo
+from desktop.kb.notices import stored
 
 SCHEMA_VERSION = 1
 
@@ -60,6 +63,17 @@ def _now() -> str:
 
 def row_to_chunk(row: sqlite3.Row) -> Chunk:
     return Chunk(**{k: row[k] for k in _CHUNK_COLUMNS.split(", ")})
+
+
+def _json(value: object) -> str:
+    """A column's JSON; notices are stored as their key and values, so they stay translatable."""
+    return json.dumps(value, ensure_ascii=False, default=_model_dict)
+
+
+def _model_dict(value: object) -> object:
+    if isinstance(value, BaseModel):
+        return value.model_dump()
+    raise TypeError(f"cannot store {type(value).__name__} as JSON")
 
 
 class Catalog:
@@ -122,7 +136,7 @@ class Catalog:
     def insert_document(self, db: sqlite3.Connection, doc: dict[str, object]) -> None:
         doc = {**doc, "ingested_at": _now()}
         for key in ("aliases", "warnings", "meta", "tags"):
-            doc[key] = json.dumps(doc.get(key) or ([] if key != "meta" else {}), ensure_ascii=False)
+            doc[key] = _json(doc.get(key) or ([] if key != "meta" else {}))
         cols = ", ".join(doc)
         db.execute(f"INSERT INTO documents ({cols}) VALUES ({', '.join('?' * len(doc))})", tuple(doc.values()))
 
@@ -143,7 +157,7 @@ class Catalog:
     def update_document(self, db: sqlite3.Connection, doc_id: str, **fields: object) -> None:
         for key in ("aliases", "warnings", "meta", "tags"):
             if key in fields:
-                fields[key] = json.dumps(fields[key], ensure_ascii=False)
+                fields[key] = _json(fields[key])
         sets = ", ".join(f"{k} = ?" for k in fields)
         db.execute(f"UPDATE documents SET {sets} WHERE doc_id = ?", (*fields.values(), doc_id))
 
@@ -182,7 +196,7 @@ class Catalog:
         return DocumentInfo(
             doc_id=r["doc_id"], file_name=r["file_name"], path=r["path"], title=r["title"], short_name=r["short_name"],
             aliases=json.loads(r["aliases"]), language=r["language"], pages=r["pages"], chunks=r["chunks"],
-            size_bytes=r["size_bytes"], issued=r["issued"], warnings=json.loads(r["warnings"]),
+            size_bytes=r["size_bytes"], issued=r["issued"], warnings=[stored(w) for w in json.loads(r["warnings"])],
             meta=json.loads(r["meta"]), tags=json.loads(r["tags"]),
             ingested_at=datetime.fromisoformat(r["ingested_at"]), pending_embeddings=r["pending"],
         )

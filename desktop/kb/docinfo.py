@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import pymupdf
@@ -39,7 +39,6 @@ class DocProbe:
     furniture: frozenset[str]
     encrypted: bool
     repaired: bool = False
-    warnings: list[str] = field(default_factory=list)
 
 
 def furniture_key(text: str) -> str:

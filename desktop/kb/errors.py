@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from desktop.kb.notices import Notice
+
 
 class KbError(Exception):
     """A problem the user can act on; ``str(exc)`` is the message to show."""
@@ -32,7 +34,12 @@ class DocumentNotFound(KbError):
 
 
 class PdfRejected(KbError):
-    """A file that cannot be ingested; the reason goes into the ingestion report."""
+    """A file that cannot be ingested; the reason (a notice the window translates) goes into the
+    ingestion report."""
+
+    def __init__(self, reason: Notice) -> None:
+        super().__init__(reason.text)
+        self.reason = reason
 
 
 class EmbedderUnavailable(KbError):

@@ -25,13 +25,12 @@ from desktop.kb.errors import KbError, PdfRejected
 from desktop.kb.extract import ExtractionPool, ExtractJob, PageResult, WorkerCrashed
 from desktop.kb.lexical import index_terms
 from desktop.kb.models import Chunk, FileOutcome, IngestReport
+from desktop.kb.notices import MAX_LISTED, Notice, notice, pages_list
 from desktop.kb.pdf import open_pdf, tesseract_available
 from desktop.kb.progress import Cancelled, CancelToken, IngestMeter, ProgressCallback
 from desktop.kb.scan import covered_by, expand, sha256_file
 from desktop.kb.structure import SectionTracker
 from desktop.settings import KbSettings
-
-_MAX_LISTED = 8
 
 
 class VectorSink(Protocol):
@@ -57,18 +56,13 @@ def vector_metadata(chunk: Chunk) -> dict[str, Any]:
     return meta
 
 
-def _pages_list(pages: list[int]) -> str:
-    shown = ", ".join(str(p) for p in pages[:_MAX_LISTED])
-    return shown + (f" and {len(pages) - _MAX_LISTED} more" if len(pages) > _MAX_LISTED else "")
-
-
 @dataclass
 class _Written:
     chunks: int = 0
     scanned: list[int] = field(default_factory=list)
     ocr: list[int] = field(default_factory=list)
     damaged: list[int] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
+    errors: list[tuple[int, str]] = field(default_factory=list)  # page, the reader's error
 
 
 class Ingestor:
@@ -134,7 +128,7 @@ class Ingestor:
             if covered_by(row["path"], roots) and not os.path.exists(row["path"]):
                 n = self.catalog.delete_document(row["doc_id"])
                 out.append(FileOutcome(path=row["path"], status="removed", doc_id=row["doc_id"], chunks=n,
-                                       reason="the file no longer exists"))
+                                       reason=notice("vanished")))
         return out
 
     def _ingest_file(self, path: Path) -> FileOutcome | None:
@@ -147,9 +141,9 @@ class Ingestor:
                 return self._guarded(path, lambda: self._add(path, st, previous["doc_id"], previous["doc_id"]))
             digest = sha256_file(path)
         except PermissionError:
-            return FileOutcome(path=str(path), status="rejected", reason="cannot read the file: permission denied")
+            return FileOutcome(path=str(path), status="rejected", reason=notice("permission_denied"))
         except OSError as exc:
-            return FileOutcome(path=str(path), status="rejected", reason=f"cannot read the file: {exc.strerror or exc}")
+            return FileOutcome(path=str(path), status="rejected", reason=notice("unreadable_file", error=str(exc.strerror or exc)))
         same = self.catalog.doc_row(doc_id=digest)
         if same is not None:
             return self._known_content(path, st, same, previous)
@@ -164,12 +158,14 @@ class Ingestor:
             return work()
         except Cancelled:
             return None
-        except (PdfRejected, WorkerCrashed) as exc:
-            return FileOutcome(path=str(path), status="rejected", reason=str(exc))
+        except PdfRejected as exc:
+            return FileOutcome(path=str(path), status="rejected", reason=exc.reason)
+        except WorkerCrashed:
+            return FileOutcome(path=str(path), status="rejected", reason=notice("reader_crashed"))
         except (sqlite3.Error, KbError):
             raise  # our own storage failing is not the file's fault: stop the run
         except Exception as exc:  # a PDF that breaks the reader must not stop the run
-            return FileOutcome(path=str(path), status="rejected", reason=f"could not be read: {exc}")
+            return FileOutcome(path=str(path), status="rejected", reason=notice("read_failed", error=str(exc)))
 
     def _known_content(self, path: Path, st: os.stat_result, same: sqlite3.Row, previous: sqlite3.Row | None) -> FileOutcome:
         if same["path"] == str(path):  # touched but unchanged: remember the new mtime to skip hashing next time
@@ -178,13 +174,13 @@ class Ingestor:
             return FileOutcome(path=str(path), status="unchanged", doc_id=same["doc_id"])
         if os.path.exists(same["path"]):
             return FileOutcome(path=str(path), status="duplicate", doc_id=same["doc_id"],
-                               reason=f"same content as {same['path']}, which is already in the database")
+                               reason=notice("duplicate", path=same["path"]))
         # moved or renamed: keep its chunks and vectors, follow the new path
         with self.catalog.transaction() as db:
             if previous is not None:
                 self.catalog.delete_document(previous["doc_id"])
             self.catalog.update_document(db, same["doc_id"], path=str(path), file_name=path.name, mtime=st.st_mtime)
-        return FileOutcome(path=str(path), status="moved", doc_id=same["doc_id"], reason=f"was {same['path']}")
+        return FileOutcome(path=str(path), status="moved", doc_id=same["doc_id"], reason=notice("moved", path=same["path"]))
 
     def _add(self, path: Path, st: os.stat_result, digest: str, replaces: str | None) -> FileOutcome:
         doc = open_pdf(path)
@@ -244,7 +240,7 @@ class Ingestor:
         if page.damaged:
             written.damaged.append(page.page)
         if page.error:
-            written.errors.append(page.error)
+            written.errors.append((page.page, page.error))
         for piece in page.pieces:
             opened = [h for h in map(tracker.observe, piece.headings) if h.kind == "unit"]
             chunk = Chunk(
@@ -260,36 +256,37 @@ class Ingestor:
             self.catalog.insert_chunk(db, chunk, index_terms(head, chunk.language), index_terms(chunk.text, chunk.language))
             written.chunks += 1
 
-    def _why_empty(self, written: _Written, info: DocProbe) -> str:
+    def _why_empty(self, written: _Written, info: DocProbe) -> Notice:
         if written.errors and len(written.errors) >= info.page_count:
-            return f"damaged PDF: no page could be read ({written.errors[0]})"
+            page, error = written.errors[0]
+            return notice("no_page_readable", page=page, error=error)
         if info.repaired or written.damaged:
-            return "damaged PDF (truncated or corrupt): no text could be read from it"
+            return notice("damaged_no_text")
         if written.scanned:
             if not self.settings.ocr:
-                return "no text layer (a scan); OCR is switched off in the settings"
+                return notice("scan_ocr_off")
             if not tesseract_available():
-                return "no text layer (a scan); install Tesseract (tesseract-ocr) to read it by OCR"
-            return "no text layer, and OCR found no text either"
+                return notice("scan_no_tesseract")
+            return notice("scan_ocr_empty")
         if written.ocr:
-            return "no text found, even by OCR"
-        return "no text on any page"
+            return notice("ocr_no_text")
+        return notice("no_text")
 
-    def _warnings(self, written: _Written, info: DocProbe) -> list[str]:
+    def _warnings(self, written: _Written, info: DocProbe) -> list[Notice]:
         out = []
-        if info.repaired or written.damaged:
-            where = f" the content of p. {_pages_list(written.damaged)} could not be read in full;" if written.damaged else ""
-            out.append(f"damaged PDF (truncated or corrupt; repaired when opened):{where} text may be missing — "
-                       "get an intact copy of the file")
+        if written.damaged:
+            out.append(notice("damaged_pages", pages=pages_list(written.damaged)))
+        elif info.repaired:
+            out.append(notice("damaged_repaired"))
         if written.scanned:
-            fix = ("install Tesseract (tesseract-ocr) to read them by OCR" if not tesseract_available()
-                   else "OCR is switched off in the settings" if not self.settings.ocr else "OCR found no text")
-            out.append(f"{len(written.scanned)} page(s) without a text layer (p. {_pages_list(written.scanned)}): {fix}")
+            key = ("scanned_no_tesseract" if not tesseract_available()
+                   else "scanned_ocr_off" if not self.settings.ocr else "scanned_ocr_empty")
+            out.append(notice(key, count=len(written.scanned), pages=pages_list(written.scanned)))
         if written.ocr:
-            out.append(f"{len(written.ocr)} page(s) read by OCR (p. {_pages_list(written.ocr)}): check quotes against the page")
-        out += written.errors[:_MAX_LISTED]
-        if len(written.errors) > _MAX_LISTED:
-            out.append(f"… and {len(written.errors) - _MAX_LISTED} more unreadable pages")
+            out.append(notice("ocr_pages", count=len(written.ocr), pages=pages_list(written.ocr)))
+        out += [notice("page_unreadable", page=page, error=error) for page, error in written.errors[:MAX_LISTED]]
+        if len(written.errors) > MAX_LISTED:
+            out.append(notice("more_unreadable", count=len(written.errors) - MAX_LISTED))
         return out
 
     # --- vectors ----------------------------------------------------------------------------------

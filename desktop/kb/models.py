@@ -7,6 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from desktop.kb.notices import Notice
+
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -27,7 +29,7 @@ class DocumentInfo(_Model):
     chunks: int
     size_bytes: int
     issued: str | None = Field(None, description="date of issue (ISO) when the document states one")
-    warnings: list[str] = Field(default_factory=list)
+    warnings: list[Notice] = Field(default_factory=list)
     meta: dict[str, str] = Field(default_factory=dict, description="user metadata: category, exhibit, bates, …")
     tags: list[str] = Field(default_factory=list)
     ingested_at: datetime
@@ -100,8 +102,8 @@ FileStatus = Literal["added", "updated", "unchanged", "moved", "removed", "dupli
 class FileOutcome(_Model):
     path: str
     status: FileStatus
-    reason: str | None = None
-    warnings: list[str] = Field(default_factory=list)
+    reason: Notice | None = None
+    warnings: list[Notice] = Field(default_factory=list)
     doc_id: str | None = None
     pages: int = 0
     chunks: int = 0

@@ -12,6 +12,7 @@ from pathlib import Path
 import pymupdf
 
 from desktop.kb.errors import PdfRejected
+from desktop.kb.notices import notice
 
 # Plain-text extraction flags; the same TextPage gives both the text and the layout, so offsets agree.
 _TEXT_FLAGS = pymupdf.TEXTFLAGS_TEXT
@@ -54,28 +55,28 @@ def open_pdf(path: Path) -> pymupdf.Document:
         with open(path, "rb") as fh:
             head = fh.read(1024)
     except FileNotFoundError:
-        raise PdfRejected("file not found") from None
+        raise PdfRejected(notice("file_missing")) from None
     except IsADirectoryError:
-        raise PdfRejected("is a folder, not a file") from None
+        raise PdfRejected(notice("is_folder")) from None
     except PermissionError:
-        raise PdfRejected("cannot read the file: permission denied") from None
+        raise PdfRejected(notice("permission_denied")) from None
     except OSError as exc:
-        raise PdfRejected(f"cannot read the file: {exc.strerror or exc}") from None
+        raise PdfRejected(notice("unreadable_file", error=str(exc.strerror or exc))) from None
     if not head:
-        raise PdfRejected("empty file (0 bytes)")
+        raise PdfRejected(notice("empty_file"))
     if b"%PDF-" not in head:
-        raise PdfRejected("not a PDF (no PDF header); only PDF files can be added")
+        raise PdfRejected(notice("not_pdf"))
     try:
         doc = pymupdf.open(path, filetype="pdf")
     except Exception as exc:  # MuPDF raises several types for broken files
-        raise PdfRejected(f"damaged PDF that cannot be opened ({_short(exc)})") from None
+        raise PdfRejected(notice("cannot_open", error=_short(exc))) from None
     # PyMuPDF already tried the empty password: files "encrypted" only against editing open normally.
     if doc.needs_pass:
         doc.close()
-        raise PdfRejected("password-protected: save a copy without the password and add that")
+        raise PdfRejected(notice("password"))
     if doc.page_count == 0:
         doc.close()
-        raise PdfRejected("the PDF has no pages")
+        raise PdfRejected(notice("no_pages"))
     return doc
 
 
@@ -134,7 +135,7 @@ def read_page(doc: pymupdf.Document, index: int, ocr_languages: str | None = Non
         text = textpage.extractText()
         lines = _layout_lines(textpage, text)
     except Exception as exc:
-        return PageLayout(page=index + 1, text="", height=0.0, error=f"page {index + 1} unreadable: {_short(exc)}")
+        return PageLayout(page=index + 1, text="", height=0.0, error=_short(exc))
     damaged = bool(_DAMAGE.search(pymupdf.TOOLS.mupdf_warnings(reset=True)))
     layout = PageLayout(page=index + 1, text=text, height=page.rect.height, lines=lines, damaged=damaged)
     if lines or not page.get_images(full=False):

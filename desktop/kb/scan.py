@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 from desktop.kb.models import FileOutcome
+from desktop.kb.notices import notice
 
 _HASH_BLOCK = 1 << 20
 
@@ -30,13 +31,13 @@ def expand(paths: list[Path]) -> tuple[list[Path], list[FileOutcome]]:
             try:
                 files = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() == ".pdf")
             except OSError as exc:
-                problems.append(FileOutcome(path=str(path), status="rejected", reason=f"cannot read the folder: {exc.strerror}"))
+                problems.append(FileOutcome(path=str(path), status="rejected", reason=notice("folder_unreadable", error=str(exc.strerror))))
                 continue
             found.update(dict.fromkeys(files))
         elif path.exists() or path.is_symlink():
             found[path] = None
         else:
-            problems.append(FileOutcome(path=str(path), status="rejected", reason="file or folder not found"))
+            problems.append(FileOutcome(path=str(path), status="rejected", reason=notice("path_missing")))
     return list(found), problems
 
 

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.bridge.kb_views import DocumentView, IngestProgressView, IngestReportView
+from desktop.ui.notice_texts import notice_text
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -74,7 +75,7 @@ class DocumentsModel(QAbstractTableModel):
                     self.status(d)][index.column()]
         if role == Qt.ItemDataRole.ToolTipRole:
             lines = [d.title, d.path] + ([", ".join(d.tags)] if d.tags else [])
-            lines += [f"{k}: {v}" for k, v in d.meta.items()] + list(d.warnings)
+            lines += [f"{k}: {v}" for k, v in d.meta.items()] + [notice_text(w) for w in d.warnings]
             return "\n".join(lines)
         if role == Qt.ItemDataRole.UserRole:
             return d
@@ -197,7 +198,14 @@ class KnowledgeBasePanel(QWidget):
         self.progress_label.setText(text)
 
     def show_report(self, report: IngestReportView) -> None:
+        """An ingestion ended: its summary below the list, and its report when a file needs a look."""
         self.set_ingesting(False)
+        self.show_summary(report)
+        if report.count("rejected") or any(f.warnings for f in report.files):
+            self._show_report()
+
+    def show_summary(self, report: IngestReportView) -> None:
+        """The last ingestion's one-line summary (and its report behind the button), in this panel's language."""
         self.last_report = report
         self.report_button.setEnabled(True)
         counts = {s: report.count(s) for s in self._counted()}
@@ -207,8 +215,6 @@ class KnowledgeBasePanel(QWidget):
         if report.embed_error:
             text += f" — {report.embed_error}"
         self.progress_label.setText(text)
-        if counts["rejected"] or any(f.warnings for f in report.files):
-            self._show_report()
 
     def _counted(self) -> dict[str, Callable[[int], str]]:
         """How the summary line counts each outcome of an import."""
@@ -243,7 +249,8 @@ class KnowledgeBasePanel(QWidget):
             if f.pages or f.chunks:
                 line += " — " + self.tr("{pages}, {chunks}").format(
                     pages=self.tr("%Ln page(s)", "", f.pages), chunks=self.tr("%Ln chunk(s)", "", f.chunks))
-            lines += [line + (f" — {f.reason}" if f.reason else "")] + [f"    {w}" for w in f.warnings]
+            lines += [line + (f" — {notice_text(f.reason)}" if f.reason else "")]
+            lines += [f"    {notice_text(w)}" for w in f.warnings]
         if report.embed_error:
             lines += ["", report.embed_error]
         box = QMessageBox(QMessageBox.Icon.Information, self.tr("Ingestion report"), "\n".join(lines[:40]), parent=self)

@@ -102,6 +102,7 @@ class ProgressPanel(QWidget):
         self._since: float | None = None  # when the current stretch of work began; None while it waits
         self.tokens = 0
         self._draft_attempt = 0
+        self.lines: list[LogLine] = []  # what the log shows, kept to be worded again in another language
         self.clock = QTimer(self)
         self.clock.setInterval(1000)
         self.clock.timeout.connect(self._tick)
@@ -110,6 +111,7 @@ class ProgressPanel(QWidget):
     def reset(self) -> None:
         """A new run: clear the log, the draft and the clock."""
         self.log.clear()
+        self.lines.clear()
         self.draft.clear()
         self.estimate.show_estimate(None)
         self._worked, self._since = 0.0, None
@@ -185,6 +187,7 @@ class ProgressPanel(QWidget):
         self.stepper.set_phase(phase, done=False)
 
     def add_line(self, line: LogLine) -> None:
+        self.lines.append(line)
         template = self._templates().get(line.key)
         if template is None:  # a line this window version has no words for: its values, not nothing
             template = " ".join(f"{{{name}}}" for name in line.values)
@@ -220,6 +223,39 @@ class ProgressPanel(QWidget):
             "warning": self.tr("Warning: {message}"),
             "error": self.tr("Error: {message}"),
             "run_stopped": "{message}",
+            **{key: self.tr("Warning: {0}").format(text) for key, text in self._warnings().items()},
+            "run_cancelled": self.tr("Cancelled; resume to continue from here."),
+            "run_unknown_step": self.tr("Error: unknown step “{step}” (saved by another version?)"),
+            "run_server_down": self.tr("Error: {error}. The run is paused here: resume it once the server answers."),
+            "run_failed": self.tr("Error: {error} — fix this and resume the run to continue from here."),
+        }
+
+    def _warnings(self) -> dict[str, str]:
+        return {
+            "warn_unchecked_answer": self.tr("{prompt}: the model's answer did not pass a check ({error}); it is used "
+                                             "as it is"),
+            "warn_no_usable_answer": self.tr("{prompt}: the model gave no usable answer ({error}); going on without "
+                                             "it"),
+            "warn_prompt_too_long": self.tr("{prompt}: {error}; going on without it"),
+            "warn_plan_trimmed": self.tr("the model proposed {proposed} tasks; the first {kept} are kept"),
+            "warn_plan_overruled": self.tr("the model called the question unanswerable, but excerpt [{excerpt}] "
+                                           "concerns its subject ({terms}); the research goes ahead"),
+            "warn_time_budget": self.tr("to keep to the time budget, the research reads {excerpts} of up to "
+                                        "{allowed} excerpts, with no task summaries by the LLM, so that the run "
+                                        "takes about {duration} on this LLM server (Settings: time budget; 0 reads "
+                                        "all)"),
+            "warn_unhelpful": self.tr("task {task_id}: none of the {read} excerpts just read helped; its {skipped} "
+                                      "lower-ranked search results are not read"),
+            "warn_extract_failed": self.tr("no usable answer for {count} excerpts ({error}); they were skipped"),
+            "warn_reference_cap": self.tr("stopped following references into {doc}: followed {times} times for task "
+                                          "{task_id}"),
+            "warn_drift": self.tr("{filtered} of {total} findings ({share}) drifted from the question and were set "
+                                  "aside; check the plan or the clarification if the report misses something."),
+            "warn_uncited": self.tr("synthesis: {count} statement(s) named no source and were left out"),
+            "warn_synthesis_failed": self.tr("synthesis: the model could not write a usable answer ({error}); the "
+                                             "report lists the evidence instead"),
+            "warn_revision_failed": self.tr("synthesis: the revision gave no usable answer ({error}); the first "
+                                            "answer stands"),
         }
 
     def _value(self, name: str, value: Value) -> str:
@@ -229,7 +265,7 @@ class ProgressPanel(QWidget):
             return " | ".join(value)
         if isinstance(value, bool):
             return str(value)
-        if name == "coverage" and isinstance(value, float):
+        if name in ("coverage", "share") and isinstance(value, float):
             return self.tr("{0}%", "a percentage").format(locale.toString(round(100 * value)))
         if name == "duration" and isinstance(value, int | float):
             if value < 90:

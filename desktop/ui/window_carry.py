@@ -10,19 +10,18 @@ from pathlib import Path
 from PySide6.QtCore import QByteArray
 
 from desktop.bridge.kb_views import IngestReportView
-from desktop.bridge.views import RunView
+from desktop.bridge.views import LogLine, RunView
 from desktop.ui.main_window import MainWindow
 
 
 @dataclass
 class Carried:
     state: RunView | None
-    log: str
+    log: list[LogLine]
     draft: str
     database: str | None
     pdf: tuple[Path, int] | None  # file and page
     ingest_report: IngestReportView | None
-    ingest_label: str
     busy: set[str] = field(default_factory=set)
     geometry: QByteArray = field(default_factory=QByteArray)
     layout: QByteArray = field(default_factory=QByteArray)
@@ -31,9 +30,9 @@ class Carried:
 def carry(window: MainWindow) -> Carried:
     path = window.viewer.path
     return Carried(
-        state=window.state, log=window.progress.log.toPlainText(), draft=window.progress.draft.toPlainText(),
+        state=window.state, log=list(window.progress.lines), draft=window.progress.draft.toPlainText(),
         database=window.kb.database, pdf=(path, window.viewer.current_page()) if path else None,
-        ingest_report=window.kb.last_report, ingest_label=window.kb.progress_label.text(),
+        ingest_report=window.kb.last_report,
         busy=set(window.busy_now), geometry=window.saveGeometry(), layout=window.saveState())
 
 
@@ -45,13 +44,12 @@ def take_over(window: MainWindow, carried: Carried) -> None:
         window.kb.set_databases(window.bridge.databases(), select=carried.database)
     if carried.state is not None:
         window.show_run(carried.state)
-    window.progress.log.setPlainText(carried.log)
+    for line in carried.log:  # worded again, in the new window's language
+        window.progress.add_line(line)
     window.progress.draft.setPlainText(carried.draft)
     if carried.ingest_report is not None:
-        window.kb.last_report = carried.ingest_report
-        window.kb.report_button.setEnabled(True)
-    for what in carried.busy:
+        window.kb.show_summary(carried.ingest_report)
+    for what in carried.busy:  # a running ingestion says so, instead of the last one's summary
         window.show_busy(what, True)
-    window.kb.progress_label.setText(carried.ingest_label)
     if carried.pdf is not None:
         window.viewer.open(*carried.pdf)

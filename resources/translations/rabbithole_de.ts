@@ -153,27 +153,27 @@
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="45"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="46"/>
         <source>Document</source>
         <translation>Dokument</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="45"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="46"/>
         <source>Pages</source>
         <translation>Seiten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="45"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="46"/>
         <source>Chunks</source>
         <translation>Passagen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="45"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="46"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="65"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="66"/>
         <source>%Ln to embed</source>
         <translation>
             <numerusform>%Ln noch einzubetten</numerusform>
@@ -181,7 +181,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="66"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="67"/>
         <source>%n warning(s)</source>
         <translation>
             <numerusform>%n Warnung</numerusform>
@@ -189,7 +189,7 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="66"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="67"/>
         <source>ready</source>
         <translation>bereit</translation>
     </message>
@@ -234,50 +234,69 @@
     </message>
 </context>
 <context>
+    <name>GuideDialog</name>
+    <message>
+        <location filename="../../desktop/ui/guide_dialog.py" line="50"/>
+        <source>User guide</source>
+        <translation>Benutzerhandbuch</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/guide_dialog.py" line="80"/>
+        <source>The user guide could not be found: {path}
+({error})
+
+Reinstall Rabbithole to get it back.</source>
+        <translation>Das Benutzerhandbuch wurde nicht gefunden: {path}
+({error})
+
+Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
+    </message>
+</context>
+<context>
     <name>KnowledgeBasePanel</name>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="100"/>
-        <location filename="../../desktop/ui/kb_panel.py" line="268"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="101"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="270"/>
         <source>New knowledge base</source>
         <translation>Neue Wissensdatenbank</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="101"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="102"/>
         <source>Delete this knowledge base (your PDFs are not touched)</source>
         <translation>Diese Wissensdatenbank löschen (Ihre PDFs bleiben unverändert)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="116"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="117"/>
         <source>Add PDFs…</source>
         <translation>PDFs hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="116"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="117"/>
         <source>Add folder…</source>
         <translation>Ordner hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="122"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="123"/>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="124"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="125"/>
         <source>Last ingestion report…</source>
         <translation>Letzter Importbericht…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="139"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="140"/>
         <source>Knowledge base</source>
         <translation>Wissensdatenbank</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="177"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="178"/>
         <source>Adding to “{database}”: reading…</source>
         <translation>Hinzufügen zu „{database}“: Einlesen…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="185"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="186"/>
         <source>{0}/%Ln file(s)</source>
         <translation>
             <numerusform>{0}/%Ln Datei</numerusform>
@@ -285,7 +304,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="186"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="187"/>
         <source>{0}/%Ln page(s)</source>
         <translation>
             <numerusform>{0}/%Ln Seite</numerusform>
@@ -293,12 +312,12 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="187"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="188"/>
         <source>Reading {files}, {pages}</source>
         <translation>Einlesen: {files}, {pages}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="191"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="192"/>
         <source>Embedding {0}/%Ln chunk(s) (search already works)</source>
         <translation>
             <numerusform>Einbetten: {0}/%Ln Passage (die Suche funktioniert bereits)</numerusform>
@@ -306,22 +325,22 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="196"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="197"/>
         <source> · about {0} left</source>
         <translation> · noch etwa {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="204"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="205"/>
         <source>no PDF files found</source>
         <translation>keine PDF-Dateien gefunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="206"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="207"/>
         <source> — cancelled; add again to continue</source>
         <translation> — abgebrochen; zum Fortsetzen erneut hinzufügen</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="216"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="217"/>
         <source>%Ln added</source>
         <translation>
             <numerusform>%Ln hinzugefügt</numerusform>
@@ -329,7 +348,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="217"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="218"/>
         <source>%Ln updated</source>
         <translation>
             <numerusform>%Ln aktualisiert</numerusform>
@@ -337,7 +356,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="218"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="219"/>
         <source>%Ln unchanged</source>
         <translation>
             <numerusform>%Ln unverändert</numerusform>
@@ -345,7 +364,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="219"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="220"/>
         <source>%Ln moved</source>
         <translation>
             <numerusform>%Ln verschoben</numerusform>
@@ -353,7 +372,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="220"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="221"/>
         <source>%Ln removed</source>
         <translation>
             <numerusform>%Ln entfernt</numerusform>
@@ -361,7 +380,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="221"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="222"/>
         <source>%Ln duplicate(s)</source>
         <translation>
             <numerusform>%Ln Duplikat</numerusform>
@@ -369,7 +388,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="222"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="223"/>
         <source>%Ln rejected</source>
         <translation>
             <numerusform>%Ln abgelehnt</numerusform>
@@ -377,42 +396,42 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="227"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="228"/>
         <source>added</source>
         <translation>hinzugefügt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="227"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="228"/>
         <source>updated</source>
         <translation>aktualisiert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="227"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="228"/>
         <source>unchanged</source>
         <translation>unverändert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="228"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="229"/>
         <source>moved</source>
         <translation>verschoben</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="228"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="229"/>
         <source>removed</source>
         <translation>entfernt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="228"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="229"/>
         <source>duplicate</source>
         <translation>Duplikat</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="229"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="230"/>
         <source>rejected</source>
         <translation>abgelehnt</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="235"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="236"/>
         <source>“{database}”: %n file(s) in {seconds} s</source>
         <translation>
             <numerusform>„{database}“: %n Datei in {seconds} s</numerusform>
@@ -420,7 +439,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="238"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="239"/>
         <source> · %Ln chunk(s) still to embed (search already works)</source>
         <translation>
             <numerusform> · %Ln Passage noch einzubetten (die Suche funktioniert bereits)</numerusform>
@@ -428,12 +447,12 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="244"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="245"/>
         <source>{pages}, {chunks}</source>
         <translation>{pages}, {chunks}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="245"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="246"/>
         <source>%Ln page(s)</source>
         <translation>
             <numerusform>%Ln Seite</numerusform>
@@ -441,7 +460,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="245"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="246"/>
         <source>%Ln chunk(s)</source>
         <translation>
             <numerusform>%Ln Passage</numerusform>
@@ -449,77 +468,77 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="249"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="251"/>
         <source>Ingestion report</source>
         <translation>Importbericht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="256"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="258"/>
         <source>Add PDFs to “{database}”</source>
         <translation>PDFs zu „{database}“ hinzufügen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="263"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="265"/>
         <source>Add a folder of PDFs to “{database}”</source>
         <translation>Ordner mit PDFs zu „{database}“ hinzufügen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="257"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="259"/>
         <source>PDF files (*.pdf)</source>
         <translation>PDF-Dateien (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="268"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="270"/>
         <source>Name:</source>
         <translation>Name:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="275"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="277"/>
         <source>Delete knowledge base</source>
         <translation>Wissensdatenbank löschen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="276"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="278"/>
         <source>Delete the knowledge base &apos;{0}&apos;? Its index is removed; your PDF files are not touched.</source>
         <translation>Wissensdatenbank „{0}“ löschen? Der Index wird entfernt; Ihre PDF-Dateien bleiben unverändert.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="286"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="288"/>
         <source>Open</source>
         <translation>Öffnen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="287"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="289"/>
         <source>Tags…</source>
         <translation>Schlagwörter…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="288"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="290"/>
         <source>Category…</source>
         <translation>Kategorie…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="289"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="291"/>
         <source>Metadata field…</source>
         <translation>Metadatenfeld…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="291"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="293"/>
         <source>Remove from knowledge base</source>
         <translation>Aus der Wissensdatenbank entfernen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="295"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="297"/>
         <source>Tags (separated by commas):</source>
         <translation>Schlagwörter (durch Kommas getrennt):</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="295"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="297"/>
         <source>Category:</source>
         <translation>Kategorie:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="301"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="303"/>
         <source>Field=value (e.g. exhibit=A-17):</source>
         <translation>Feld=Wert (z. B. anlage=A-17):</translation>
     </message>
@@ -724,6 +743,164 @@
 Data folder: {folder}</source>
         <translation>Rabbithole {version} — Offline-Recherche in Ihren PDFs mit einem lokalen LLM.
 Datenordner: {folder}</translation>
+    </message>
+</context>
+<context>
+    <name>NoticeTexts</name>
+    <message>
+        <location filename="../../desktop/ui/notice_texts.py" line="15"/>
+        <source>file not found</source>
+        <translation>Datei nicht gefunden</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/notice_texts.py" line="16"/>
+        <source>file or folder not found</source>
+        <translation>Datei oder Ordner nicht gefunden</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/notice_texts.py" line="17"/>
+        <source>cannot read the folder: {error}</source>
+        <translation>Ordner kann nicht gelesen werden: {error}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/notice_texts.py" line="18"/>
+        <source>is a folder, not a file</source>
+        <translation>ist ein Ordner, keine Datei</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/notice_texts.py" line="19"/>
+        <source>cannot read the file: permission denied</source>
+        <translation>Datei kann nicht gelesen werden: keine Berechtigung</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/notice_texts.py" line="20"/>
+        <source>cannot read the file: {error}</source>
+        <translation>Datei kann nicht gelesen werden: {error}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/notice_texts.py" line="21"/>
+        <source>empty file (0 bytes)</source>
+        <translation>leere Datei (0 Byte)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/notice_texts.py" line="22"/>
+        <source>not a PDF (no PDF header); only PDF files can be added</source>
+        <translation>keine PDF-Datei (kein PDF-Kopf); nur PDF-Dateien können hinzugefügt werden</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/notice_texts.py" line="23"/>
+        <source>damaged PDF that cannot be opened ({error})</source>
+        <translation>beschädigte PDF-Datei, die sich nicht öffnen lässt ({error})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/notice_texts.py" line="24"/>
+        <source>password-protected: save a copy without the password and add that</source>
+        <translation>kennwortgeschützt: speichern Sie eine Kopie ohne Kennwort und fügen Sie diese hinzu</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/notice_texts.py" line="25"/>
+        <source>the PDF has no pages</source>
+        <translation>die PDF-Datei hat keine Seiten</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/notice_texts.py" line="26"/>
+        <source>the PDF reader crashed on this file</source>
+        <translation>der PDF-Leser ist an dieser Datei abgestürzt</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/notice_texts.py" line="27"/>
+        <source>could not be read: {error}</source>
+        <translation>konnte nicht gelesen werden: {error}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/notice_texts.py" line="28"/>
+        <source>damaged PDF: no page could be read (p. {page}: {error})</source>
+        <translation>beschädigte PDF-Datei: keine Seite war lesbar (S. {page}: {error})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/notice_texts.py" line="29"/>
+        <source>damaged PDF (truncated or corrupt): no text could be read from it</source>
+        <translation>beschädigte PDF-Datei (abgeschnitten oder fehlerhaft): kein Text lesbar</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/notice_texts.py" line="31"/>
+        <source>no text layer (a scan); OCR is switched off in the settings</source>
+        <translation>keine Textebene (ein Scan); die Texterkennung (OCR) ist in den Einstellungen ausgeschaltet</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/notice_texts.py" line="32"/>
+        <source>no text layer (a scan); install Tesseract (tesseract-ocr) to read it by OCR</source>
+        <translation>keine Textebene (ein Scan); installieren Sie Tesseract (tesseract-ocr), um ihn per Texterkennung zu lesen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/notice_texts.py" line="34"/>
+        <source>no text layer, and OCR found no text either</source>
+        <translation>keine Textebene, und auch die Texterkennung fand keinen Text</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/notice_texts.py" line="35"/>
+        <source>no text found, even by OCR</source>
+        <translation>kein Text gefunden, auch nicht per Texterkennung</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/notice_texts.py" line="36"/>
+        <source>no text on any page</source>
+        <translation>auf keiner Seite Text</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/notice_texts.py" line="37"/>
+        <source>the file no longer exists</source>
+        <translation>die Datei existiert nicht mehr</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/notice_texts.py" line="38"/>
+        <source>same content as {path}, which is already in the database</source>
+        <translation>gleicher Inhalt wie {path}, das bereits in der Wissensdatenbank ist</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/notice_texts.py" line="39"/>
+        <source>was {path}</source>
+        <translation>war {path}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/notice_texts.py" line="40"/>
+        <source>damaged PDF (truncated or corrupt; repaired when opened): text may be missing — get an intact copy of the file</source>
+        <translation>beschädigte PDF-Datei (abgeschnitten oder fehlerhaft; beim Öffnen repariert): Text kann fehlen — besorgen Sie eine unbeschädigte Kopie</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/notice_texts.py" line="42"/>
+        <source>damaged PDF (truncated or corrupt; repaired when opened): the content of p. {pages} could not be read in full; text may be missing — get an intact copy of the file</source>
+        <translation>beschädigte PDF-Datei (abgeschnitten oder fehlerhaft; beim Öffnen repariert): der Inhalt von S. {pages} war nicht vollständig lesbar; Text kann fehlen — besorgen Sie eine unbeschädigte Kopie</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/notice_texts.py" line="45"/>
+        <source>{count} page(s) without a text layer (p. {pages}): install Tesseract (tesseract-ocr) to read them by OCR</source>
+        <translation>{count} Seite(n) ohne Textebene (S. {pages}): installieren Sie Tesseract (tesseract-ocr), um sie per Texterkennung zu lesen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/notice_texts.py" line="47"/>
+        <source>{count} page(s) without a text layer (p. {pages}): OCR is switched off in the settings</source>
+        <translation>{count} Seite(n) ohne Textebene (S. {pages}): OCR ist in den Einstellungen ausgeschaltet</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/notice_texts.py" line="49"/>
+        <source>{count} page(s) without a text layer (p. {pages}): OCR found no text</source>
+        <translation>{count} Seite(n) ohne Textebene (S. {pages}): die Texterkennung fand keinen Text</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/notice_texts.py" line="51"/>
+        <source>{count} page(s) read by OCR (p. {pages}): check quotes against the page</source>
+        <translation>{count} Seite(n) per Texterkennung gelesen (S. {pages}): prüfen Sie Zitate an der Seite</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/notice_texts.py" line="53"/>
+        <source>page {page} unreadable: {error}</source>
+        <translation>Seite {page} nicht lesbar: {error}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/notice_texts.py" line="54"/>
+        <source>… and {count} more unreadable pages</source>
+        <translation>… und {count} weitere nicht lesbare Seiten</translation>
     </message>
 </context>
 <context>
@@ -1084,18 +1261,108 @@ Datenordner: {folder}</translation>
         <translation>Fehler: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="233"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="223"/>
+        <source>Warning: {0}</source>
+        <translation>Warnung: {0}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="224"/>
+        <source>Cancelled; resume to continue from here.</source>
+        <translation>Abgebrochen; setzen Sie die Recherche fort, um hier weiterzumachen.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="225"/>
+        <source>Error: unknown step “{step}” (saved by another version?)</source>
+        <translation>Fehler: unbekannter Schritt „{step}“ (von einer anderen Version gespeichert?)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="226"/>
+        <source>Error: {error}. The run is paused here: resume it once the server answers.</source>
+        <translation>Fehler: {error}. Die Recherche pausiert hier: setzen Sie sie fort, sobald der Server antwortet.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="227"/>
+        <source>Error: {error} — fix this and resume the run to continue from here.</source>
+        <translation>Fehler: {error} — beheben Sie das und setzen Sie die Recherche fort, um hier weiterzumachen.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="232"/>
+        <source>{prompt}: the model&apos;s answer did not pass a check ({error}); it is used as it is</source>
+        <translation>{prompt}: die Antwort des Modells hat eine Prüfung nicht bestanden ({error}); sie wird unverändert verwendet</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="234"/>
+        <source>{prompt}: the model gave no usable answer ({error}); going on without it</source>
+        <translation>{prompt}: das Modell gab keine brauchbare Antwort ({error}); es geht ohne sie weiter</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="236"/>
+        <source>{prompt}: {error}; going on without it</source>
+        <translation>{prompt}: {error}; es geht ohne diesen Schritt weiter</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="237"/>
+        <source>the model proposed {proposed} tasks; the first {kept} are kept</source>
+        <translation>das Modell schlug {proposed} Aufgaben vor; die ersten {kept} werden behalten</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="238"/>
+        <source>the model called the question unanswerable, but excerpt [{excerpt}] concerns its subject ({terms}); the research goes ahead</source>
+        <translation>das Modell hielt die Frage für unbeantwortbar, aber Auszug [{excerpt}] betrifft ihren Gegenstand ({terms}); die Recherche geht weiter</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="240"/>
+        <source>to keep to the time budget, the research reads {excerpts} of up to {allowed} excerpts, with no task summaries by the LLM, so that the run takes about {duration} on this LLM server (Settings: time budget; 0 reads all)</source>
+        <translation>um im Zeitbudget zu bleiben, liest die Recherche {excerpts} von bis zu {allowed} Auszügen, ohne Zusammenfassungen der Aufgaben durch das LLM, sodass sie auf diesem LLM-Server etwa {duration} dauert (Einstellungen: Zeitbudget; 0 liest alles)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="244"/>
+        <source>task {task_id}: none of the {read} excerpts just read helped; its {skipped} lower-ranked search results are not read</source>
+        <translation>Aufgabe {task_id}: keiner der {read} eben gelesenen Auszüge half; ihre {skipped} niedriger eingestuften Suchtreffer werden nicht gelesen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="246"/>
+        <source>no usable answer for {count} excerpts ({error}); they were skipped</source>
+        <translation>keine brauchbare Antwort für {count} Auszüge ({error}); sie wurden übersprungen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="247"/>
+        <source>stopped following references into {doc}: followed {times} times for task {task_id}</source>
+        <translation>Verweisen in {doc} wird nicht mehr gefolgt: {times}-mal für Aufgabe {task_id} gefolgt</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="249"/>
+        <source>{filtered} of {total} findings ({share}) drifted from the question and were set aside; check the plan or the clarification if the report misses something.</source>
+        <translation>{filtered} von {total} Befunden ({share}) wichen von der Frage ab und wurden aussortiert; prüfen Sie Plan oder Klärung, falls dem Bericht etwas fehlt.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="251"/>
+        <source>synthesis: {count} statement(s) named no source and were left out</source>
+        <translation>Synthese: {count} Aussage(n) nannten keine Quelle und wurden weggelassen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="252"/>
+        <source>synthesis: the model could not write a usable answer ({error}); the report lists the evidence instead</source>
+        <translation>Synthese: das Modell konnte keine brauchbare Antwort schreiben ({error}); der Bericht listet stattdessen die Belege auf</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="254"/>
+        <source>synthesis: the revision gave no usable answer ({error}); the first answer stands</source>
+        <translation>Synthese: die Überarbeitung gab keine brauchbare Antwort ({error}); die erste Antwort bleibt</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="266"/>
         <source>{0}%</source>
         <comment>a percentage</comment>
         <translation>{0}&#xa0;%</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="236"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="269"/>
         <source>{0} s</source>
         <translation>{0} s</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="237"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="270"/>
         <source>%n minute(s)</source>
         <translation>
             <numerusform>%n Minute</numerusform>
@@ -1103,52 +1370,52 @@ Datenordner: {folder}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="247"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="280"/>
         <source>ended by you</source>
         <translation>von Ihnen beendet</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="247"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="280"/>
         <source>the last round was reached</source>
         <translation>letzte Runde erreicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="248"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="281"/>
         <source>the token budget was reached</source>
         <translation>Token-Budget erreicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="249"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="282"/>
         <source>nothing new was found</source>
         <translation>nichts Neues gefunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="250"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="283"/>
         <source>the model gave no usable answer</source>
         <translation>das Modell gab keine brauchbare Antwort</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="251"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="284"/>
         <source>automatic</source>
         <translation>automatisch</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="251"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="284"/>
         <source>done</source>
         <translation>erledigt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="251"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="284"/>
         <source>skipped</source>
         <translation>übersprungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="252"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="285"/>
         <source>running</source>
         <translation>läuft</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="252"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="285"/>
         <source>pending</source>
         <translation>offen</translation>
     </message>

@@ -30,13 +30,13 @@
 <context>
     <name>DocumentsModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="65" />
+        <location filename="../../desktop/ui/kb_panel.py" line="66" />
         <source>%Ln to embed</source>
         <translation>
             <numerusform>%Ln to embed</numerusform><numerusform>%Ln to embed</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="66" />
+        <location filename="../../desktop/ui/kb_panel.py" line="67" />
         <source>%n warning(s)</source>
         <translation>
             <numerusform>%n warning</numerusform><numerusform>%n warnings</numerusform></translation>
@@ -54,85 +54,85 @@
 <context>
     <name>KnowledgeBasePanel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="185" />
+        <location filename="../../desktop/ui/kb_panel.py" line="186" />
         <source>{0}/%Ln file(s)</source>
         <translation>
             <numerusform>{0}/%Ln file</numerusform><numerusform>{0}/%Ln files</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="186" />
+        <location filename="../../desktop/ui/kb_panel.py" line="187" />
         <source>{0}/%Ln page(s)</source>
         <translation>
             <numerusform>{0}/%Ln page</numerusform><numerusform>{0}/%Ln pages</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="191" />
+        <location filename="../../desktop/ui/kb_panel.py" line="192" />
         <source>Embedding {0}/%Ln chunk(s) (search already works)</source>
         <translation>
             <numerusform>Embedding {0}/%Ln chunk (search already works)</numerusform><numerusform>Embedding {0}/%Ln chunks (search already works)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="216" />
+        <location filename="../../desktop/ui/kb_panel.py" line="217" />
         <source>%Ln added</source>
         <translation>
             <numerusform>%Ln added</numerusform><numerusform>%Ln added</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="217" />
+        <location filename="../../desktop/ui/kb_panel.py" line="218" />
         <source>%Ln updated</source>
         <translation>
             <numerusform>%Ln updated</numerusform><numerusform>%Ln updated</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="218" />
+        <location filename="../../desktop/ui/kb_panel.py" line="219" />
         <source>%Ln unchanged</source>
         <translation>
             <numerusform>%Ln unchanged</numerusform><numerusform>%Ln unchanged</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="219" />
+        <location filename="../../desktop/ui/kb_panel.py" line="220" />
         <source>%Ln moved</source>
         <translation>
             <numerusform>%Ln moved</numerusform><numerusform>%Ln moved</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="220" />
+        <location filename="../../desktop/ui/kb_panel.py" line="221" />
         <source>%Ln removed</source>
         <translation>
             <numerusform>%Ln removed</numerusform><numerusform>%Ln removed</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="221" />
+        <location filename="../../desktop/ui/kb_panel.py" line="222" />
         <source>%Ln duplicate(s)</source>
         <translation>
             <numerusform>%Ln duplicate</numerusform><numerusform>%Ln duplicates</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="222" />
+        <location filename="../../desktop/ui/kb_panel.py" line="223" />
         <source>%Ln rejected</source>
         <translation>
             <numerusform>%Ln rejected</numerusform><numerusform>%Ln rejected</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="235" />
+        <location filename="../../desktop/ui/kb_panel.py" line="236" />
         <source>“{database}”: %n file(s) in {seconds} s</source>
         <translation>
             <numerusform>“{database}”: %n file in {seconds} s</numerusform><numerusform>“{database}”: %n files in {seconds} s</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="238" />
+        <location filename="../../desktop/ui/kb_panel.py" line="239" />
         <source> · %Ln chunk(s) still to embed (search already works)</source>
         <translation>
             <numerusform> · %Ln chunk still to embed (search already works)</numerusform><numerusform> · %Ln chunks still to embed (search already works)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="245" />
+        <location filename="../../desktop/ui/kb_panel.py" line="246" />
         <source>%Ln page(s)</source>
         <translation>
             <numerusform>%Ln page</numerusform><numerusform>%Ln pages</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="245" />
+        <location filename="../../desktop/ui/kb_panel.py" line="246" />
         <source>%Ln chunk(s)</source>
         <translation>
             <numerusform>%Ln chunk</numerusform><numerusform>%Ln chunks</numerusform></translation>
@@ -189,7 +189,7 @@
             <numerusform>%Ln token · {0} s</numerusform><numerusform>%Ln tokens · {0} s</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="237" />
+        <location filename="../../desktop/ui/progress_panel.py" line="270" />
         <source>%n minute(s)</source>
         <translation>
             <numerusform>%n minute</numerusform><numerusform>%n minutes</numerusform></translation>

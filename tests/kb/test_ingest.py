@@ -96,25 +96,31 @@ def test_bad_inputs_each_get_a_reason_and_nothing_stored_is_lost(kb: KnowledgeBa
     pdfs.scanned(bad / "scan.pdf")
     files = _by_name(kb.ingest([bad, tmp_path / "missing.pdf"]))
 
-    assert files["notes.pdf"].status == "rejected" and "not a PDF" in files["notes.pdf"].reason
+    assert files["notes.pdf"].status == "rejected" and "not a PDF" in files["notes.pdf"].reason.text
     # MuPDF repairs a truncated file and reads what is left: added, with a warning that says so
     assert files["truncated.pdf"].status == "added"
-    assert any("damaged PDF" in w for w in files["truncated.pdf"].warnings)
-    assert files["stub.pdf"].status == "rejected" and "damaged" in files["stub.pdf"].reason
-    assert files["locked.pdf"].status == "rejected" and "password" in files["locked.pdf"].reason
-    assert files["zero.pdf"].status == "rejected" and "no pages" in files["zero.pdf"].reason
-    assert files["empty.pdf"].status == "rejected" and "empty file" in files["empty.pdf"].reason
-    assert files["missing.pdf"].status == "rejected" and "not found" in files["missing.pdf"].reason
-    assert files["copy-of-good.pdf"].status == "duplicate" and "good.pdf" in files["copy-of-good.pdf"].reason
+    assert any("damaged PDF" in w for w in map(str, files["truncated.pdf"].warnings))
+    assert files["stub.pdf"].status == "rejected" and "damaged" in files["stub.pdf"].reason.text
+    assert files["locked.pdf"].status == "rejected" and "password" in files["locked.pdf"].reason.text
+    assert files["zero.pdf"].status == "rejected" and "no pages" in files["zero.pdf"].reason.text
+    assert files["empty.pdf"].status == "rejected" and "empty file" in files["empty.pdf"].reason.text
+    assert files["missing.pdf"].status == "rejected" and "not found" in files["missing.pdf"].reason.text
+    assert files["copy-of-good.pdf"].status == "duplicate" and "good.pdf" in files["copy-of-good.pdf"].reason.text
     # encrypted with an empty user password, as many real filings are: it just works
     assert files["empty-password.pdf"].status in ("added", "duplicate")
     assert pymupdf.open(bad / "empty-password.pdf").metadata["encryption"].startswith("Standard")
     if tesseract_available():
         assert files["scan.pdf"].status == "added"
-        assert any("OCR" in w for w in files["scan.pdf"].warnings)
+        assert any("OCR" in w for w in map(str, files["scan.pdf"].warnings))
         assert kb.search("Strahlenschutzbeauftragter", k=3, mode="lexical")[0].doc == "scan.pdf"
     else:
-        assert files["scan.pdf"].status == "rejected" and "Tesseract" in files["scan.pdf"].reason
+        assert files["scan.pdf"].status == "rejected" and "Tesseract" in files["scan.pdf"].reason.text
+
+    # each reason and warning is a keyed notice (the window words it in its language), kept so in the catalog
+    assert [files[n].reason.key for n in ("notes.pdf", "stub.pdf", "locked.pdf", "copy-of-good.pdf")] == \
+        ["not_pdf", "cannot_open", "password", "duplicate"]
+    stored = {d.file_name: d.warnings for d in kb.documents()}["truncated.pdf"]
+    assert stored == files["truncated.pdf"].warnings and stored[0].key.startswith("damaged_")
 
     # the document stored before the bad batch is untouched
     assert {d.file_name: d.chunks for d in kb.documents()}["good.pdf"] == chunks_before
@@ -144,8 +150,8 @@ def test_scanned_pages_warn_without_ocr(app_paths, tmp_path: Path) -> None:  # n
     with KnowledgeBase.open(app_paths, settings, "NoOcr", create=True) as kb:
         files = _by_name(kb.ingest([tmp_path / "mixed.pdf", scan_pdf]))
     assert files["mixed.pdf"].status == "added"
-    assert any("without a text layer (p. 3)" in w for w in files["mixed.pdf"].warnings)
-    assert files["s.pdf"].status == "rejected" and "no text layer" in files["s.pdf"].reason
+    assert any("without a text layer (p. 3)" in w for w in map(str, files["mixed.pdf"].warnings))
+    assert files["s.pdf"].status == "rejected" and "no text layer" in files["s.pdf"].reason.text
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads every file regardless of permissions")
@@ -156,14 +162,14 @@ def test_unreadable_file_is_reported(kb: KnowledgeBase, tmp_path: Path) -> None:
         report = kb.ingest([path])
     finally:
         path.chmod(0o600)
-    assert report.files[0].status == "rejected" and "permission denied" in report.files[0].reason
+    assert report.files[0].status == "rejected" and "permission denied" in report.files[0].reason.text
 
 
 def test_unreadable_folder_entry_is_reported(kb: KnowledgeBase, tmp_path: Path) -> None:
     # a dangling symlink stands for a path that exists in the folder listing but cannot be read
     (tmp_path / "link.pdf").symlink_to(tmp_path / "nowhere.pdf")
     report = kb.ingest([tmp_path / "link.pdf"])
-    assert report.files[0].status == "rejected" and "cannot read" in report.files[0].reason
+    assert report.files[0].status == "rejected" and "cannot read" in report.files[0].reason.text
     assert not report.did_something
 
 
@@ -206,3 +212,12 @@ def test_cancel_keeps_committed_work_and_next_run_completes(kb: KnowledgeBase, t
     again = kb.ingest([folder])
     assert sorted(f.status for f in again.files) == ["added", "added", "unchanged"]
     assert again.pending_embeddings == 0 and kb.verify() == []
+
+
+def test_warnings_stored_as_sentences_by_an_older_version_still_read(kb: KnowledgeBase, tmp_path: Path) -> None:
+    pdfs.report(tmp_path / "a.pdf", ["Strahlenschutz ist wichtig."])
+    kb.ingest([tmp_path / "a.pdf"])
+    with kb.catalog.transaction() as db:
+        db.execute("UPDATE documents SET warnings = ?", ('["2 page(s) read by OCR (p. 1, 2)"]',))
+    (doc,) = kb.documents()
+    assert [(w.key, w.text) for w in doc.warnings] == [("text", "2 page(s) read by OCR (p. 1, 2)")]

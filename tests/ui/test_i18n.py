@@ -19,13 +19,15 @@ from PySide6.QtWidgets import QApplication, QComboBox, QGroupBox, QMessageBox, Q
 from desktop.bridge.kb_views import document_view, progress_view, report_view
 from desktop.bridge.views import log_line, run_view, summary_view
 from desktop.engine import events as ev
+from desktop.engine.narrate import said
 from desktop.engine.research_state import TaskRun
 from desktop.engine.state import ClarifyRound, Pending, Plan, RetrievedChunk, RoundAnalysis, RunState, Todo
 from desktop.engine.store import RunSummary
 from desktop.kb.models import DocumentInfo, FileOutcome, IngestProgress, IngestReport
+from desktop.kb.notices import notice
 from desktop.paths import resource_root
 from desktop.settings import KbSettings, Settings
-from desktop.ui import i18n, settings_texts
+from desktop.ui import i18n, notice_texts, settings_texts
 from desktop.ui.chat_panel import SEND_KEY, ChatPanel
 from desktop.ui.history_dialog import RunHistoryDialog
 from desktop.ui.kb_panel import KnowledgeBasePanel
@@ -53,7 +55,7 @@ def german(qapp: QApplication) -> Iterator[None]:
 def _doc(warnings: int, pending: int = 0) -> DocumentInfo:
     return DocumentInfo(doc_id=str(warnings) * 64, file_name=f"d{warnings}.pdf", path=f"/d{warnings}.pdf", title="T",
                         language="de", pages=3, chunks=12, size_bytes=1, pending_embeddings=pending,
-                        warnings=[f"warning {i}" for i in range(warnings)], ingested_at=datetime.now(UTC))
+                        warnings=[notice("ocr_pages", count=2, pages="1, 2")] * warnings, ingested_at=datetime.now(UTC))
 
 
 def _state() -> RunState:
@@ -91,10 +93,16 @@ def test_kb_panel_in_german_with_plural_forms(qtbot: Any, german: None) -> None:
     panel.show_report(report_view(IngestReport(database="Sample", files=[
         FileOutcome(path="/a.pdf", status="added"), FileOutcome(path="/b.pdf", status="added"),
         FileOutcome(path="/c.pdf", status="duplicate"),
-        FileOutcome(path="/d.txt", status="rejected", reason="kein PDF")])))
-    assert panel.progress_label.text() == "2 hinzugefügt, 1 Duplikat, 1 abgelehnt"
+        FileOutcome(path="/d.txt", status="rejected", reason=notice("not_pdf")),
+        FileOutcome(path="/e.pdf", status="added", pages=1200, chunks=3, warnings=[
+            notice("scanned_ocr_off", count=1200, pages="1, 2, …"), notice("text", text="a sentence of old")])])))
+    assert panel.progress_label.text() == "3 hinzugefügt, 1 Duplikat, 1 abgelehnt"
     reports = [w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.windowTitle() == "Importbericht"]
-    assert reports and "abgelehnt: d.txt — kein PDF" in reports[-1].text() and "Duplikat: c.pdf" in reports[-1].text()
+    text = reports[-1].text() if reports else ""
+    assert "abgelehnt: d.txt — keine PDF-Datei (kein PDF-Kopf); nur PDF-Dateien können hinzugefügt werden" in text
+    assert "Duplikat: c.pdf" in text
+    assert "1.200 Seite(n) ohne Textebene (S. 1, 2, …): OCR ist in den Einstellungen ausgeschaltet" in text
+    assert "    a sentence of old" in text  # stored by an older version: shown as it was written
     for box in reports:
         box.close()
 
@@ -131,7 +139,9 @@ def test_progress_panel_and_history_in_german(qtbot: Any, german: None) -> None:
     for event in (ev.TaskStarted(task_id=1, task="§ 78 prüfen", chunks=1200),
                   ev.CoverageUpdated(round=1, coverage=0.45, gaps=["a", "b"]),
                   ev.ClarificationEnded(reason="user_end", summary="S", research_queries=["Grenzwert", "§ 78"]),
-                  ev.TaskDone(task_id=1, status="skipped", findings=0, summary=None)):
+                  ev.TaskDone(task_id=1, status="skipped", findings=0, summary=None),
+                  said(ev.Warning, "warn_drift", {"filtered": 3, "total": 4, "share": 0.75}),
+                  said(ev.RunStopped, "run_cancelled", {}, status="cancelled")):
         line = log_line(event)
         assert line is not None
         panel.add_line(line)
@@ -140,6 +150,9 @@ def test_progress_panel_and_history_in_german(qtbot: Any, german: None) -> None:
     assert f"Abdeckung 45{NBSP}%, 2 Lücke(n)" in log.replace(" %", f"{NBSP}%")
     assert "Klärung beendet (von Ihnen beendet); Suchanfragen der Recherche: Grenzwert | § 78" in log
     assert "Aufgabe 1 übersprungen: 0 Befund(e)" in log
+    assert "Warnung: 3 von 4 Befunden (75 %) wichen von der Frage ab" in log.replace(NBSP, " ")
+    assert "Abgebrochen; setzen Sie die Recherche fort, um hier weiterzumachen." in log
+    assert "drifted" not in log and "Cancelled" not in log
 
     runs = [RunSummary(run_id="a", question="Q", database="Sample", status="waiting", phase="clarify",
                        created_at="2026-11-22T10:00:00", updated_at="2026-11-22T10:30:00"),
@@ -235,3 +248,17 @@ def test_translation_file_is_complete_and_compiled(qapp: QApplication) -> None:
     texts = {t for label, description in settings_texts.FIELDS.values() for t in (label, description) if t}
     texts |= {name for names in settings_texts.CHOICES.values() for name in names.values()} - {"Deutsch", "English"}
     assert texts <= sources[settings_texts.CONTEXT]
+    notices = {t for key, t in notice_texts.TEMPLATES.items() if key != "text"}
+    assert notices <= sources[notice_texts.CONTEXT]
+
+
+def test_the_window_has_words_for_every_notice_of_the_knowledge_base() -> None:
+    """Each reason or warning the knowledge base gives a file has a template in the window, with the same
+    values, so none reaches a German window as an English sentence."""
+    import string
+
+    from desktop.kb.notices import ENGLISH
+
+    assert set(notice_texts.TEMPLATES) == set(ENGLISH)
+    names = lambda t: {f[1] for f in string.Formatter().parse(t) if f[1]}  # noqa: E731
+    assert {k: names(t) for k, t in notice_texts.TEMPLATES.items()} == {k: names(t) for k, t in ENGLISH.items()}

@@ -63,7 +63,9 @@ def test_switching_the_language_twice_keeps_the_run_and_the_work(
             german = host.switch_language("de")  # during a run that waits for the user
             assert german.state is not None and german.state.run_id == run_id and _waiting(german, "answer")
             assert german.tabs.currentWidget() is german.chat and QUESTION_DE in german.chat.transcript.toPlainText()
-            assert german.progress.log.toPlainText() == log and german.kb.database == SAMPLE_DB
+            german_log = german.progress.log.toPlainText()  # the same lines, worded in German
+            assert len(german_log.splitlines()) == len(log.splitlines()) and german.kb.database == SAMPLE_DB
+            assert "Round 1, searched" in log and "Runde 1, gesucht" in german_log and "searched" not in german_log
             assert german.chat.send.text() == "Antwort senden"
 
             finished: list[object] = []
@@ -85,6 +87,9 @@ def test_switching_the_language_twice_keeps_the_run_and_the_work(
             qtbot.waitUntil(lambda: _waiting(english, "answer") and english.state.run_id != run_id, timeout=WAIT_MS)
             transcript = english.chat.transcript.toPlainText()
             assert QUESTION_EN in transcript and QUESTION_DE not in transcript
+            assert english.kb.progress_label.text() == "1 added"
+            final = host.switch_language("de")  # the last ingestion's summary is worded again, not copied
+            assert final.kb.progress_label.text() == "1 hinzugefügt" and final.state.run_id == english.state.run_id
             assert errors == []
         finally:
             if host.window is not None:

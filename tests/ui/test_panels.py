@@ -16,6 +16,7 @@ from desktop.engine import events as ev
 from desktop.engine.state import ClarifyRound, Pending, Plan, RetrievedChunk, RoundAnalysis, RunState, Todo
 from desktop.engine.store import RunSummary
 from desktop.kb.models import DocumentInfo, FileOutcome, IngestProgress, IngestReport
+from desktop.kb.notices import notice
 from desktop.llm.types import Usage
 from desktop.ui.chat_panel import ChatPanel
 from desktop.ui.history_dialog import RunHistoryDialog
@@ -143,7 +144,7 @@ def test_kb_panel_documents_progress_report_and_drop(qtbot, tmp_path: Path) -> N
     assert panel.database == "Sample"
     doc = DocumentInfo(doc_id="x" * 64, file_name="StrlSchG.pdf", path="/laws/StrlSchG.pdf", title="Strahlenschutzgesetz",
                        short_name="StrlSchG", language="de", pages=132, chunks=686, size_bytes=1, tags=["recht"],
-                       warnings=["1 page(s) without a text layer"], ingested_at=datetime.now(timezone.utc))
+                       warnings=[notice("scanned_ocr_off", count=1, pages="3")], ingested_at=datetime.now(timezone.utc))
     panel.set_documents([document_view(d) for d in [doc]])
     index = panel.model.index(0, 0)
     assert panel.model.data(index) == "StrlSchG.pdf [StrlSchG]" and "recht" in panel.model.data(index, Qt.ItemDataRole.ToolTipRole)
@@ -157,11 +158,11 @@ def test_kb_panel_documents_progress_report_and_drop(qtbot, tmp_path: Path) -> N
     panel.show_progress(progress_view(IngestProgress(stage="embed", embedded=10, to_embed=40, eta_s=75)))
     assert panel.progress.value() == 10 and "1:15" in panel.progress_label.text()
     panel.show_report(report_view(IngestReport(database="Sample", files=[
-        FileOutcome(path="/a.pdf", status="added"), FileOutcome(path="/b.txt", status="rejected", reason="not a PDF")])))
+        FileOutcome(path="/a.pdf", status="added"), FileOutcome(path="/b.txt", status="rejected", reason=notice("not_pdf"))])))
     assert "1 added, 1 rejected" in panel.progress_label.text() and panel.report_button.isEnabled()
     for box in QApplication.topLevelWidgets():  # the report opens itself when a file was rejected
         if box.windowTitle() == "Ingestion report":
-            assert "not a PDF" in box.text()
+            assert "b.txt — not a PDF (no PDF header)" in box.text()
             box.close()
     data = QMimeData()
     data.setUrls([QUrl.fromLocalFile(str(tmp_path / "new.pdf"))])
