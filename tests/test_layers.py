@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "desktop"
-QT_MODULES = ("PySide6", "shiboken6", "qasync", "PyQt5", "PyQt6")
+QT_MODULES = ("PySide6", "shiboken6", "qasync", "PyQt5", "PyQt6", "qtpy", "qtawesome")
 CONFIG = ("desktop.settings", "desktop.paths")
 
 # Which parts of the package each part may import (besides itself, the standard library and third

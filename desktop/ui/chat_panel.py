@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.bridge.views import RoundView, RunView
+from desktop.ui.icons import icon
 
 SEND_KEY = QKeySequence("Ctrl+Return")
 
@@ -45,12 +46,12 @@ class ChatPanel(QWidget):
         self.input = QPlainTextEdit()
         self.input.setPlaceholderText(self.tr("Ask a research question…"))
         self.input.setMaximumHeight(110)
-        self.send = QPushButton(self.tr("Start research"))
+        self.send = QPushButton(icon("send"), self.tr("Start research"))
         # the shortcut as this platform writes it, in the window's language (Qt translates key names)
         self._send_key = SEND_KEY.toString(QKeySequence.SequenceFormat.NativeText)
         self.send.setToolTip(self._send_key)
         self.send.clicked.connect(self._send)
-        self.end = QPushButton(self.tr("End clarification"))
+        self.end = QPushButton(icon("end"), self.tr("End clarification"))
         self.end.setToolTip(self.tr("Go on to the plan; what you typed still counts"))
         self.end.clicked.connect(lambda: self._send(end=True))
         QShortcut(SEND_KEY, self, activated=self._send)

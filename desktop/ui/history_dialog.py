@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.bridge.views import RunSummaryView
+from desktop.ui.icons import icon
 
 
 def local_time(iso: str) -> str:
@@ -54,8 +55,8 @@ class RunHistoryDialog(QDialog):
                 self.table.setItem(row, col, item)
         self.table.doubleClicked.connect(self._open)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        open_button = QPushButton(self.tr("Open"))
-        resume_button = QPushButton(self.tr("Resume"))
+        open_button = QPushButton(icon("report"), self.tr("Open"))
+        resume_button = QPushButton(icon("resume"), self.tr("Resume"))
         buttons.addButton(open_button, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.addButton(resume_button, QDialogButtonBox.ButtonRole.ActionRole)
         open_button.clicked.connect(self._open)

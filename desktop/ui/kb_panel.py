@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.bridge.kb_views import DocumentView, IngestProgressView, IngestReportView
+from desktop.ui.icons import icon
 from desktop.ui.notice_texts import notice_text
 
 Index = QModelIndex | QPersistentModelIndex
@@ -97,7 +98,7 @@ class KnowledgeBasePanel(QWidget):
         self.setAcceptDrops(True)
         self.databases = QComboBox()
         self.databases.currentTextChanged.connect(self._selected)
-        new_db, del_db = QPushButton("+"), QPushButton("−")
+        new_db, del_db = QPushButton(icon("database_add"), ""), QPushButton(icon("database_remove"), "")
         new_db.setToolTip(self.tr("New knowledge base"))
         del_db.setToolTip(self.tr("Delete this knowledge base (your PDFs are not touched)"))
         new_db.clicked.connect(self._create)
@@ -114,15 +115,16 @@ class KnowledgeBasePanel(QWidget):
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._menu)
         self.table.doubleClicked.connect(lambda i: self.openRequested.emit(self.model.data(i, Qt.ItemDataRole.UserRole)))
-        add_files, add_folder = QPushButton(self.tr("Add PDFs…")), QPushButton(self.tr("Add folder…"))
+        add_files = QPushButton(icon("add_file"), self.tr("Add PDFs…"))
+        add_folder = QPushButton(icon("add_folder"), self.tr("Add folder…"))
         add_files.clicked.connect(self.add_files)
         add_folder.clicked.connect(self.add_folder)
         self.progress = QProgressBar()
         self.progress_label = QLabel()
         self.progress_label.setWordWrap(True)
-        self.cancel = QPushButton(self.tr("Cancel"))
+        self.cancel = QPushButton(icon("cancel"), self.tr("Cancel"))
         self.cancel.clicked.connect(self.cancelRequested)
-        self.report_button = QPushButton(self.tr("Last ingestion report…"))
+        self.report_button = QPushButton(icon("report"), self.tr("Last ingestion report…"))
         self.report_button.clicked.connect(self._show_report)
         self.report_button.setEnabled(False)
         self.last_report: IngestReportView | None = None

@@ -24,9 +24,12 @@ from desktop.bridge.kb_views import DocumentView, HealthView, IngestProgressView
 from desktop.bridge.views import ChunkView, EstimateView, RunSummaryView, RunView
 from desktop.report.model import Citation
 from desktop.settings import Settings
+from desktop.ui import i18n
 from desktop.ui.chat_panel import ChatPanel
 from desktop.ui.export_target import ask_export_target
+from desktop.ui.guide_dialog import GuideDialog
 from desktop.ui.history_dialog import RunHistoryDialog
+from desktop.ui.icons import icon
 from desktop.ui.kb_panel import KnowledgeBasePanel
 from desktop.ui.pdf_viewer import PdfViewer
 from desktop.ui.plan_editor import PlanEditor
@@ -70,9 +73,10 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.banner)
         layout.addWidget(self.tabs, 1)
         self.setCentralWidget(center)
-        kb_dock = self._dock(self.kb, self.tr("Knowledge base"), Qt.DockWidgetArea.LeftDockWidgetArea, "kb")
+        self.kb_dock = self._dock(self.kb, self.tr("Knowledge base"), Qt.DockWidgetArea.LeftDockWidgetArea, "kb")
         self.viewer_dock = self._dock(self.viewer, self.tr("PDF"), Qt.DockWidgetArea.RightDockWidgetArea, "pdf")
-        self.resizeDocks([kb_dock, self.viewer_dock], [340, 520], Qt.Orientation.Horizontal)
+        self.default_layout = True  # until a remembered or handed-over layout replaces it
+        self.guide: GuideDialog | None = None  # Help → User guide, made on first use
         self.llm_status, self.kb_status = QLabel(), QLabel()
         self.statusBar().addPermanentWidget(self.kb_status)
         self.statusBar().addPermanentWidget(self.llm_status)
@@ -138,8 +142,9 @@ class MainWindow(QMainWindow):
         self.chat.chunkOpened.connect(self._open_chunk)
         self.report.exportRequested.connect(self._export)
 
-    def _action(self, menu, text: str, slot, shortcut: str | QKeySequence.StandardKey | None = None) -> QAction:  # noqa: ANN001
-        action = QAction(text, self)
+    def _action(self, menu, text: str, slot, shortcut: str | QKeySequence.StandardKey | None = None,  # noqa: ANN001
+                meaning: str | None = None) -> QAction:
+        action = QAction(icon(meaning), text, self) if meaning else QAction(text, self)
         if shortcut is not None:
             action.setShortcut(QKeySequence(shortcut))
         action.triggered.connect(slot)
@@ -149,15 +154,15 @@ class MainWindow(QMainWindow):
     def _menus(self) -> None:
         bar = self.menuBar()
         file = bar.addMenu(self.tr("&File"))
-        self._action(file, self.tr("Add PDFs…"), self.kb.add_files, "Ctrl+O")
-        self._action(file, self.tr("Add folder…"), self.kb.add_folder, "Ctrl+Shift+O")
-        self._action(file, self.tr("Export report…"), lambda: self._export("all"), "Ctrl+E")
+        self._action(file, self.tr("Add PDFs…"), self.kb.add_files, "Ctrl+O", "add_file")
+        self._action(file, self.tr("Add folder…"), self.kb.add_folder, "Ctrl+Shift+O", "add_folder")
+        self._action(file, self.tr("Export report…"), lambda: self._export("all"), "Ctrl+E", "export")
         file.addSeparator()
-        self._action(file, self.tr("Quit"), self.close, QKeySequence.StandardKey.Quit)
+        self._action(file, self.tr("Quit"), self.close, QKeySequence.StandardKey.Quit, "quit")
         research = bar.addMenu(self.tr("&Research"))
-        self._action(research, self.tr("New question"), self._new_question, "Ctrl+N")
-        self._action(research, self.tr("History…"), self._history, "Ctrl+H")
-        self._action(research, self.tr("Stop run"), self._cancel, STOP_KEY)
+        self._action(research, self.tr("New question"), self._new_question, "Ctrl+N", "question")
+        self._action(research, self.tr("History…"), self._history, "Ctrl+H", "history")
+        self._action(research, self.tr("Stop run"), self._cancel, STOP_KEY, "stop")
         view = bar.addMenu(self.tr("&View"))
         view.addAction(self.viewer_dock.toggleViewAction())
         language = view.addMenu(self.tr("Language"))
@@ -169,10 +174,12 @@ class MainWindow(QMainWindow):
             action.setData(code)
             self.language_group.addAction(action)
         settings = bar.addMenu(self.tr("&Settings"))
-        self._action(settings, self.tr("Preferences…"), self._settings, "Ctrl+,")
-        self._action(settings, self.tr("Check LLM connection"), self.bridge.check_llm)
+        self._action(settings, self.tr("Preferences…"), self._settings, "Ctrl+,", "settings")
+        self._action(settings, self.tr("Check LLM connection"), self.bridge.check_llm, meaning="connection")
         help_menu = bar.addMenu(self.tr("&Help"))
-        self._action(help_menu, self.tr("About Rabbithole"), self._about, "F1")
+        self._action(help_menu, self.tr("User guide"), self._guide, "F1", "guide")
+        help_menu.addSeparator()
+        self._action(help_menu, self.tr("About Rabbithole"), self._about, meaning="about")
 
     # --- run state ------------------------------------------------------------------------------
 
@@ -341,12 +348,33 @@ class MainWindow(QMainWindow):
         if code != self.bridge.settings.ui.language:
             self.languageRequested.emit(code)
 
+    def _guide(self) -> None:
+        """Help → User guide beside the window (not modal): one guide, brought to the front when open."""
+        if self.guide is None:
+            self.guide = GuideDialog(i18n.choose(self.bridge.settings.ui.language), self)
+        self.guide.show()
+        self.guide.raise_()
+        self.guide.activateWindow()
+
     def _about(self) -> None:
         text = self.tr("Rabbithole {version} — offline research over your PDFs with a local LLM.\n"
                        "Data folder: {folder}").format(version=__version__, folder=self.bridge.paths.data_dir)
         box = QMessageBox(QMessageBox.Icon.Information, self.tr("About Rabbithole"), text, parent=self)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()  # not exec(): the window keeps working
+
+    def showEvent(self, event) -> None:  # noqa: ANN001, N802
+        super().showEvent(event)
+        if self.default_layout:  # once the window is laid out at its width: a page at 40 % of it can be read
+            QTimer.singleShot(0, self._default_docks)
+
+    def _default_docks(self) -> None:
+        if not self.default_layout:  # a remembered or handed-over layout came first
+            return
+        self.default_layout = False
+        width = self.width()
+        self.resizeDocks([self.kb_dock, self.viewer_dock], [round(0.2 * width), round(0.4 * width)],
+                         Qt.Orientation.Horizontal)
 
     def closeEvent(self, event) -> None:  # noqa: ANN001, N802
         self.closing.emit()

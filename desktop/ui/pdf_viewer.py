@@ -11,11 +11,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QLocale, QModelIndex, QSignalBlocker, Qt, Signal
-from PySide6.QtGui import (
-    QIcon,
-    QKeySequence,
-    QShortcut,
-)
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtPdf import QPdfDocument, QPdfSearchModel
 from PySide6.QtWidgets import (
     QLabel,
@@ -30,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from desktop.report.model import Rect
 from desktop.ui.pdf_layout import PageMode, ZoomMode, rect_of
+from desktop.ui.icons import icon
 from desktop.ui.pdf_view import PdfView
 
 ZOOM_STEP = 1.25
@@ -76,6 +73,13 @@ class PdfViewer(QWidget):
         self.search_model.countChanged.connect(self._update_count)
         self.search_model.statusChanged.connect(self._update_count)
         self._document_changed()
+        self.show_hint()
+
+    def show_hint(self) -> None:
+        """The empty pane says how a page gets here."""
+        self.message.setText(self.tr("No document open.\n\nClick a citation [n] in the report, or double-click a "
+                                     "document in the knowledge base or a retrieved passage, to read it here."))
+        self.stack.setCurrentWidget(self.message)
 
     def open(self, path: Path, page: int = 1, rects: Sequence[Rect] = (), quote: str | None = None,
              note: str | None = None) -> bool:
@@ -160,37 +164,34 @@ class PdfViewer(QWidget):
     # --- toolbar and keys ----------------------------------------------------------------------
 
     def _build_toolbar(self) -> QToolBar:
-        bar = QToolBar()
-        icon = QIcon.fromTheme  # theme icons where the desktop has them; the text shows otherwise
-        self.prev_action = bar.addAction(icon(QIcon.ThemeIcon.GoPrevious), self.tr("Previous page"),
-                                         self.previous_page)
+        bar = _icon_bar()
+        self.prev_action = bar.addAction(icon("page_previous"), self.tr("Previous page"), self.previous_page)
         self.page_box = QSpinBox(keyboardTracking=False)  # go on Enter, not on every digit typed
         self.page_box.setToolTip(self.tr("Page"))
         self.page_box.valueChanged.connect(self.go_to_page)
         bar.addWidget(self.page_box)
-        self.next_action = bar.addAction(icon(QIcon.ThemeIcon.GoNext), self.tr("Next page"), self.next_page)
+        self.next_action = bar.addAction(icon("page_next"), self.tr("Next page"), self.next_page)
         bar.addSeparator()
         self._document_actions = [
-            bar.addAction(icon(QIcon.ThemeIcon.ZoomOut), self.tr("Zoom out"), self.zoom_out),
-            bar.addAction(icon(QIcon.ThemeIcon.ZoomIn), self.tr("Zoom in"), self.zoom_in),
-            bar.addAction(self.tr("Fit width"), self.fit_width),
-            bar.addAction(icon(QIcon.ThemeIcon.ZoomFitBest), self.tr("Fit page"), self.fit_page),
+            bar.addAction(icon("zoom_out"), self.tr("Zoom out"), self.zoom_out),
+            bar.addAction(icon("zoom_in"), self.tr("Zoom in"), self.zoom_in),
+            bar.addAction(icon("fit_width"), self.tr("Fit width"), self.fit_width),
+            bar.addAction(icon("fit_page"), self.tr("Fit page"), self.fit_page),
         ]
         return bar
 
     def _build_search_bar(self) -> QToolBar:
         """Search in a row of its own: on the page toolbar it went into the overflow ("»") at the pane's
         default width, German labels pushing it out first."""
-        bar = QToolBar()
-        icon = QIcon.fromTheme
+        bar = _icon_bar()
         find = QKeySequence(QKeySequence.StandardKey.Find).toString(QKeySequence.SequenceFormat.NativeText)
         self.search_box = QLineEdit(placeholderText=self.tr("Search ({key})").format(key=find), clearButtonEnabled=True)
         self.search_box.textChanged.connect(self._search)
         self.search_box.returnPressed.connect(self.next_result)
         bar.addWidget(self.search_box)
         self._document_actions += [
-            bar.addAction(icon(QIcon.ThemeIcon.GoUp), self.tr("Previous result"), self.previous_result),
-            bar.addAction(icon(QIcon.ThemeIcon.GoDown), self.tr("Next result"), self.next_result),
+            bar.addAction(icon("result_previous"), self.tr("Previous result"), self.previous_result),
+            bar.addAction(icon("result_next"), self.tr("Next result"), self.next_result),
         ]
         self.count_label = QLabel()
         bar.addWidget(self.count_label)
@@ -328,3 +329,11 @@ class PdfViewer(QWidget):
         else:
             text = self.tr("%n match(es)", "", count)  # the German translation supplies both plural forms
         self.count_label.setText(text)
+
+
+def _icon_bar() -> QToolBar:
+    """A toolbar of icons, each action's text its tooltip: text labels pushed controls into the overflow
+    ("»") at the pane's default width, German ones first."""
+    bar = QToolBar()
+    bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
+    return bar

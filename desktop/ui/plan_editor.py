@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from desktop.bridge.views import PlanView, TodoView
 from desktop.ui.estimate_label import EstimateLabel
+from desktop.ui.icons import icon
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -97,15 +98,16 @@ class PlanEditor(QWidget):
         self.new_task.returnPressed.connect(self._add)
         buttons = QHBoxLayout()
         self.edit_buttons: list[QPushButton] = []
-        for text, slot in ((self.tr("Add"), self._add), (self.tr("Remove"), self._remove),
-                           (self.tr("Up"), lambda: self._move(-1)), (self.tr("Down"), lambda: self._move(1)),
-                           (self.tr("Re-plan…"), self._replan)):
-            button = QPushButton(text)
+        for meaning, text, slot in (("add", self.tr("Add"), self._add), ("remove", self.tr("Remove"), self._remove),
+                                    ("up", self.tr("Up"), lambda: self._move(-1)),
+                                    ("down", self.tr("Down"), lambda: self._move(1)),
+                                    ("replan", self.tr("Re-plan…"), self._replan)):
+            button = QPushButton(icon(meaning), text)
             button.clicked.connect(slot)
             buttons.addWidget(button)
             self.edit_buttons.append(button)
         self.estimate = EstimateLabel()
-        self.approve = QPushButton(self.tr("Approve plan and start research"))
+        self.approve = QPushButton(icon("approve"), self.tr("Approve plan and start research"))
         self.approve.setDefault(True)
         self.approve.clicked.connect(self.approveRequested)
         layout = QVBoxLayout(self)

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from desktop.bridge.views import LogLine, RunView, Value
 from desktop.ui.estimate_label import EstimateLabel
+from desktop.ui.icons import icon
 
 STOP_KEY = "Ctrl+."  # the window's "Stop run" shortcut
 PHASES = ("clarify", "plan", "research", "drift", "synthesis", "report")
@@ -69,13 +70,13 @@ class ProgressPanel(QWidget):
         self.log.setReadOnly(True)
         self.log.setMaximumBlockCount(_MAX_LOG_LINES)
         self.stats = QLabel()
-        self.skip = QPushButton(self.tr("Skip task"))
+        self.skip = QPushButton(icon("skip"), self.tr("Skip task"))
         self.skip.clicked.connect(self._skip)
-        self.cancel = QPushButton(self.tr("Stop"))
+        self.cancel = QPushButton(icon("stop"), self.tr("Stop"))
         self.cancel.setToolTip(self.tr("Stop the run; it can be resumed later ({0})").format(
             QKeySequence(STOP_KEY).toString(QKeySequence.SequenceFormat.NativeText)))
         self.cancel.clicked.connect(self.cancelRequested)
-        self.resume = QPushButton(self.tr("Resume"))
+        self.resume = QPushButton(icon("resume"), self.tr("Resume"))
         self.resume.clicked.connect(self.resumeRequested)
         self.draft = QPlainTextEdit()  # the synthesis as it is written
         self.draft.setReadOnly(True)

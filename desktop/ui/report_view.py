@@ -15,10 +15,10 @@ from PySide6.QtGui import QFont, QGuiApplication, QIcon, QPalette
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
-    QPushButton,
     QStyle,
     QTabWidget,
     QTextBrowser,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -28,6 +28,7 @@ from desktop.report.markdown import md_safe, source_line
 from desktop.report.model import Report
 from desktop.ui import report_html
 from desktop.ui.gauge import Gauge
+from desktop.ui.icons import icon
 from desktop.ui.report_links import resolve
 
 EXPORT_FORMATS: tuple[str, ...] = ("md", "html", "pdf", "docx", "json", "all")
@@ -62,8 +63,10 @@ class ReportView(QWidget):
         self.total_gauge = Gauge()
         self.cited_gauge = Gauge()
         self.tabs = QTabWidget()
-        self.export_buttons: dict[str, QPushButton] = {}
-        self.copy_button = QPushButton()
+        self.export_buttons: dict[str, QToolButton] = {}
+        self.copy_button = QToolButton()
+        self.copy_button.setIcon(icon("copy"))
+        self.copy_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self._build_layout()
         self.retranslate()
         self._set_actions_enabled(False)
@@ -147,7 +150,12 @@ class ReportView(QWidget):
 
         actions = QHBoxLayout()
         for fmt in EXPORT_FORMATS:
-            button = QPushButton()
+            # tool buttons, as narrow as their words: push buttons' minimum widths made this row the widest
+            # thing in the window and left the PDF pane too narrow to read a page
+            button = QToolButton()
+            if fmt == "all":
+                button.setIcon(icon("export"))
+                button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
             button.setObjectName(f"export_{fmt}")
             button.clicked.connect(lambda _checked=False, f=fmt: self.exportRequested.emit(f))
             self.export_buttons[fmt] = button

@@ -4,54 +4,54 @@
 <context>
     <name>ChatPanel</name>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="40"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="41"/>
         <source>Retrieved</source>
         <translation>Gefunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="40"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="41"/>
         <source>Document</source>
         <translation>Dokument</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="40"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="41"/>
         <source>Page</source>
         <translation>Seite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="43"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="44"/>
         <source>coverage %p%</source>
         <translation>Abdeckung %p&#xa0;%</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="46"/>
-        <location filename="../../desktop/ui/chat_panel.py" line="104"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="47"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="105"/>
         <source>Ask a research question…</source>
         <translation>Stellen Sie eine Recherchefrage…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="48"/>
-        <location filename="../../desktop/ui/chat_panel.py" line="102"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="49"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="103"/>
         <source>Start research</source>
         <translation>Recherche starten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="58"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="59"/>
         <source>Double-click a passage to open its page</source>
         <translation>Doppelklick auf eine Passage öffnet ihre Seite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="103"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="104"/>
         <source>Your answer… ({key})</source>
         <translation>Ihre Antwort… ({key})</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="113"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="114"/>
         <source>{round} · {new}, {seen} · {gaps}</source>
         <translation>{round} · {new}, {seen} · {gaps}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="115"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="116"/>
         <source>%n gap(s)</source>
         <translation>
             <numerusform>%n Lücke</numerusform>
@@ -59,12 +59,12 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="123"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="124"/>
         <source>Round {0}/{1}</source>
         <translation>Runde {0}/{1}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="126"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="127"/>
         <source>%Ln new chunk(s)</source>
         <translation>
             <numerusform>%Ln neue Passage</numerusform>
@@ -72,7 +72,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="129"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="130"/>
         <source>%Ln seen before</source>
         <translation>
             <numerusform>%Ln bereits bekannt</numerusform>
@@ -80,23 +80,23 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="133"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="134"/>
         <source>{0}%</source>
         <comment>a percentage</comment>
         <translation>{0}&#xa0;%</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="157"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="158"/>
         <source>{new}, {seen}; coverage {coverage}</source>
         <translation>{new}, {seen}; Abdeckung {coverage}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="183"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="184"/>
         <source>Round {round}: {new}, {seen}</source>
         <translation>Runde {round}: {new}, {seen}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="184"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="185"/>
         <source>%Ln new</source>
         <translation>
             <numerusform>%Ln neu</numerusform>
@@ -104,48 +104,48 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="53"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="54"/>
         <source>End clarification</source>
         <translation>Klärung beenden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="54"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="55"/>
         <source>Go on to the plan; what you typed still counts</source>
         <translation>Weiter zum Plan; Ihre Eingabe wird trotzdem berücksichtigt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="102"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="103"/>
         <source>Send answer</source>
         <translation>Antwort senden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="138"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="139"/>
         <source>Choose a knowledge base on the left, then ask your question below. Rabbithole searches the documents, asks what it needs to know, proposes a plan you can edit, and writes a report whose every claim cites document and page.</source>
         <translation>Wählen Sie links eine Wissensdatenbank und stellen Sie dann unten Ihre Frage. Rabbithole durchsucht die Dokumente, fragt nach, was es wissen muss, schlägt einen Plan vor, den Sie bearbeiten können, und schreibt einen Bericht, in dem jede Aussage mit Dokument und Seite belegt ist.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="141"/>
-        <location filename="../../desktop/ui/chat_panel.py" line="169"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="142"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="170"/>
         <source>You:</source>
         <translation>Sie:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="146"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="147"/>
         <source>Refined question:</source>
         <translation>Präzisierte Frage:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="155"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="156"/>
         <source>searched: </source>
         <translation>Suchanfragen: </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="161"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="162"/>
         <source>Gaps:</source>
         <translation>Lücken:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="167"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="168"/>
         <source>The question looks well covered: end clarification to go on, or answer to refine it.</source>
         <translation>Die Frage scheint gut abgedeckt: Beenden Sie die Klärung, um fortzufahren, oder antworten Sie, um die Frage zu präzisieren.</translation>
     </message>
@@ -153,27 +153,27 @@
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="46"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="47"/>
         <source>Document</source>
         <translation>Dokument</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="46"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="47"/>
         <source>Pages</source>
         <translation>Seiten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="46"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="47"/>
         <source>Chunks</source>
         <translation>Passagen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="46"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="47"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="66"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="67"/>
         <source>%Ln to embed</source>
         <translation>
             <numerusform>%Ln noch einzubetten</numerusform>
@@ -181,7 +181,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="67"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="68"/>
         <source>%n warning(s)</source>
         <translation>
             <numerusform>%n Warnung</numerusform>
@@ -189,7 +189,7 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="67"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="68"/>
         <source>ready</source>
         <translation>bereit</translation>
     </message>
@@ -241,7 +241,7 @@
         <translation>Benutzerhandbuch</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/guide_dialog.py" line="80"/>
+        <location filename="../../desktop/ui/guide_dialog.py" line="82"/>
         <source>The user guide could not be found: {path}
 ({error})
 
@@ -255,48 +255,48 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
 <context>
     <name>KnowledgeBasePanel</name>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="101"/>
-        <location filename="../../desktop/ui/kb_panel.py" line="270"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="102"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="277"/>
         <source>New knowledge base</source>
         <translation>Neue Wissensdatenbank</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="102"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="103"/>
         <source>Delete this knowledge base (your PDFs are not touched)</source>
         <translation>Diese Wissensdatenbank löschen (Ihre PDFs bleiben unverändert)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="117"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="118"/>
         <source>Add PDFs…</source>
         <translation>PDFs hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="117"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="119"/>
         <source>Add folder…</source>
         <translation>Ordner hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="123"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="125"/>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="125"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="127"/>
         <source>Last ingestion report…</source>
         <translation>Letzter Importbericht…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="140"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="142"/>
         <source>Knowledge base</source>
         <translation>Wissensdatenbank</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="178"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="180"/>
         <source>Adding to “{database}”: reading…</source>
         <translation>Hinzufügen zu „{database}“: Einlesen…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="186"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="188"/>
         <source>{0}/%Ln file(s)</source>
         <translation>
             <numerusform>{0}/%Ln Datei</numerusform>
@@ -304,7 +304,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="187"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="189"/>
         <source>{0}/%Ln page(s)</source>
         <translation>
             <numerusform>{0}/%Ln Seite</numerusform>
@@ -312,12 +312,12 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="188"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="190"/>
         <source>Reading {files}, {pages}</source>
         <translation>Einlesen: {files}, {pages}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="192"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="194"/>
         <source>Embedding {0}/%Ln chunk(s) (search already works)</source>
         <translation>
             <numerusform>Einbetten: {0}/%Ln Passage (die Suche funktioniert bereits)</numerusform>
@@ -325,22 +325,22 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="197"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="199"/>
         <source> · about {0} left</source>
         <translation> · noch etwa {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="205"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="214"/>
         <source>no PDF files found</source>
         <translation>keine PDF-Dateien gefunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="207"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="216"/>
         <source> — cancelled; add again to continue</source>
         <translation> — abgebrochen; zum Fortsetzen erneut hinzufügen</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="217"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="224"/>
         <source>%Ln added</source>
         <translation>
             <numerusform>%Ln hinzugefügt</numerusform>
@@ -348,7 +348,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="218"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="225"/>
         <source>%Ln updated</source>
         <translation>
             <numerusform>%Ln aktualisiert</numerusform>
@@ -356,7 +356,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="219"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="226"/>
         <source>%Ln unchanged</source>
         <translation>
             <numerusform>%Ln unverändert</numerusform>
@@ -364,7 +364,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="220"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="227"/>
         <source>%Ln moved</source>
         <translation>
             <numerusform>%Ln verschoben</numerusform>
@@ -372,7 +372,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="221"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="228"/>
         <source>%Ln removed</source>
         <translation>
             <numerusform>%Ln entfernt</numerusform>
@@ -380,7 +380,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="222"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="229"/>
         <source>%Ln duplicate(s)</source>
         <translation>
             <numerusform>%Ln Duplikat</numerusform>
@@ -388,7 +388,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="223"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="230"/>
         <source>%Ln rejected</source>
         <translation>
             <numerusform>%Ln abgelehnt</numerusform>
@@ -396,42 +396,42 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="228"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="235"/>
         <source>added</source>
         <translation>hinzugefügt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="228"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="235"/>
         <source>updated</source>
         <translation>aktualisiert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="228"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="235"/>
         <source>unchanged</source>
         <translation>unverändert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="229"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="236"/>
         <source>moved</source>
         <translation>verschoben</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="229"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="236"/>
         <source>removed</source>
         <translation>entfernt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="229"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="236"/>
         <source>duplicate</source>
         <translation>Duplikat</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="230"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="237"/>
         <source>rejected</source>
         <translation>abgelehnt</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="236"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="243"/>
         <source>“{database}”: %n file(s) in {seconds} s</source>
         <translation>
             <numerusform>„{database}“: %n Datei in {seconds} s</numerusform>
@@ -439,7 +439,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="239"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="246"/>
         <source> · %Ln chunk(s) still to embed (search already works)</source>
         <translation>
             <numerusform> · %Ln Passage noch einzubetten (die Suche funktioniert bereits)</numerusform>
@@ -447,12 +447,12 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="245"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="252"/>
         <source>{pages}, {chunks}</source>
         <translation>{pages}, {chunks}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="246"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="253"/>
         <source>%Ln page(s)</source>
         <translation>
             <numerusform>%Ln Seite</numerusform>
@@ -460,7 +460,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="246"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="253"/>
         <source>%Ln chunk(s)</source>
         <translation>
             <numerusform>%Ln Passage</numerusform>
@@ -468,77 +468,77 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="251"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="258"/>
         <source>Ingestion report</source>
         <translation>Importbericht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="258"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="265"/>
         <source>Add PDFs to “{database}”</source>
         <translation>PDFs zu „{database}“ hinzufügen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="265"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="272"/>
         <source>Add a folder of PDFs to “{database}”</source>
         <translation>Ordner mit PDFs zu „{database}“ hinzufügen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="259"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="266"/>
         <source>PDF files (*.pdf)</source>
         <translation>PDF-Dateien (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="270"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="277"/>
         <source>Name:</source>
         <translation>Name:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="277"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="284"/>
         <source>Delete knowledge base</source>
         <translation>Wissensdatenbank löschen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="278"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="285"/>
         <source>Delete the knowledge base &apos;{0}&apos;? Its index is removed; your PDF files are not touched.</source>
         <translation>Wissensdatenbank „{0}“ löschen? Der Index wird entfernt; Ihre PDF-Dateien bleiben unverändert.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="288"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="295"/>
         <source>Open</source>
         <translation>Öffnen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="289"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="296"/>
         <source>Tags…</source>
         <translation>Schlagwörter…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="290"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="297"/>
         <source>Category…</source>
         <translation>Kategorie…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="291"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="298"/>
         <source>Metadata field…</source>
         <translation>Metadatenfeld…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="293"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="300"/>
         <source>Remove from knowledge base</source>
         <translation>Aus der Wissensdatenbank entfernen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="297"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="304"/>
         <source>Tags (separated by commas):</source>
         <translation>Schlagwörter (durch Kommas getrennt):</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="297"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="304"/>
         <source>Category:</source>
         <translation>Kategorie:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="303"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="310"/>
         <source>Field=value (e.g. exhibit=A-17):</source>
         <translation>Feld=Wert (z. B. anlage=A-17):</translation>
     </message>
@@ -546,133 +546,138 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="65"/>
+        <location filename="../../desktop/ui/main_window.py" line="68"/>
         <source>1 Clarify</source>
         <translation>1 Klärung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="65"/>
+        <location filename="../../desktop/ui/main_window.py" line="68"/>
         <source>2 Plan</source>
         <translation>2 Plan</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="66"/>
+        <location filename="../../desktop/ui/main_window.py" line="69"/>
         <source>3 Research</source>
         <translation>3 Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="66"/>
+        <location filename="../../desktop/ui/main_window.py" line="69"/>
         <source>4 Report</source>
         <translation>4 Bericht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="73"/>
+        <location filename="../../desktop/ui/main_window.py" line="76"/>
         <source>Knowledge base</source>
         <translation>Wissensdatenbank</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="74"/>
+        <location filename="../../desktop/ui/main_window.py" line="77"/>
         <source>PDF</source>
         <translation>PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="151"/>
+        <location filename="../../desktop/ui/main_window.py" line="156"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="152"/>
+        <location filename="../../desktop/ui/main_window.py" line="157"/>
         <source>Add PDFs…</source>
         <translation>PDFs hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="153"/>
+        <location filename="../../desktop/ui/main_window.py" line="158"/>
         <source>Add folder…</source>
         <translation>Ordner hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="154"/>
+        <location filename="../../desktop/ui/main_window.py" line="159"/>
         <source>Export report…</source>
         <translation>Bericht exportieren…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="156"/>
+        <location filename="../../desktop/ui/main_window.py" line="161"/>
         <source>Quit</source>
         <translation>Beenden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="157"/>
+        <location filename="../../desktop/ui/main_window.py" line="162"/>
         <source>&amp;Research</source>
         <translation>&amp;Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="158"/>
+        <location filename="../../desktop/ui/main_window.py" line="163"/>
         <source>New question</source>
         <translation>Neue Frage</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="159"/>
+        <location filename="../../desktop/ui/main_window.py" line="164"/>
         <source>History…</source>
         <translation>Verlauf…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="160"/>
+        <location filename="../../desktop/ui/main_window.py" line="165"/>
         <source>Stop run</source>
         <translation>Recherche anhalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="161"/>
+        <location filename="../../desktop/ui/main_window.py" line="166"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="163"/>
+        <location filename="../../desktop/ui/main_window.py" line="168"/>
         <source>Language</source>
         <translation>Sprache</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="165"/>
+        <location filename="../../desktop/ui/main_window.py" line="170"/>
         <source>System language</source>
         <translation>Sprache des Systems</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="171"/>
+        <location filename="../../desktop/ui/main_window.py" line="176"/>
         <source>&amp;Settings</source>
         <translation>&amp;Einstellungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="172"/>
+        <location filename="../../desktop/ui/main_window.py" line="177"/>
         <source>Preferences…</source>
         <translation>Einstellungen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="173"/>
+        <location filename="../../desktop/ui/main_window.py" line="178"/>
         <source>Check LLM connection</source>
         <translation>LLM-Verbindung prüfen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="174"/>
+        <location filename="../../desktop/ui/main_window.py" line="179"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="175"/>
-        <location filename="../../desktop/ui/main_window.py" line="347"/>
+        <location filename="../../desktop/ui/main_window.py" line="180"/>
+        <source>User guide</source>
+        <translation>Benutzerhandbuch</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="182"/>
+        <location filename="../../desktop/ui/main_window.py" line="362"/>
         <source>About Rabbithole</source>
         <translation>Über Rabbithole</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="207"/>
+        <location filename="../../desktop/ui/main_window.py" line="214"/>
         <source>Working…</source>
         <translation>Wird ausgeführt…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="219"/>
+        <location filename="../../desktop/ui/main_window.py" line="226"/>
         <source>Choose or create a knowledge base first.</source>
         <translation>Wählen oder erstellen Sie zuerst eine Wissensdatenbank.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="261"/>
+        <location filename="../../desktop/ui/main_window.py" line="268"/>
         <source>KB: {0} · %Ln document(s)</source>
         <translation>
             <numerusform>Wissensdatenbank: {0} · %Ln Dokument</numerusform>
@@ -680,7 +685,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="262"/>
+        <location filename="../../desktop/ui/main_window.py" line="269"/>
         <source> · %Ln chunk(s) to embed</source>
         <translation>
             <numerusform> · %Ln Passage noch einzubetten</numerusform>
@@ -688,57 +693,57 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="266"/>
+        <location filename="../../desktop/ui/main_window.py" line="273"/>
         <source>LLM: {0} ✓</source>
         <translation>LLM: {0} ✓</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="269"/>
+        <location filename="../../desktop/ui/main_window.py" line="276"/>
         <source>LLM: not ready</source>
         <translation>LLM: nicht bereit</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="272"/>
+        <location filename="../../desktop/ui/main_window.py" line="279"/>
         <source>The LLM server does not answer. Start Ollama (ollama serve) or point Rabbithole to your team&apos;s LLM server in Settings → LLM. The knowledge base works meanwhile.</source>
         <translation>Der LLM-Server antwortet nicht. Starten Sie Ollama (ollama serve) oder verweisen Sie Rabbithole unter Einstellungen → LLM auf den LLM-Server Ihres Teams. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="275"/>
+        <location filename="../../desktop/ui/main_window.py" line="282"/>
         <source>The model {0} is not on the LLM server. Pull it (ollama pull {0}, or Settings → LLM → Pull model) or choose another one in Settings → LLM. The knowledge base works meanwhile.</source>
         <translation>Das Modell {0} ist nicht auf dem LLM-Server. Laden Sie es herunter (ollama pull {0} oder Einstellungen → LLM → Modell herunterladen) oder wählen Sie unter Einstellungen → LLM ein anderes. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="278"/>
+        <location filename="../../desktop/ui/main_window.py" line="285"/>
         <source>Details: {0}</source>
         <translation>Details: {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="284"/>
+        <location filename="../../desktop/ui/main_window.py" line="291"/>
         <source>The quote of source [{n}] was not found in the document, so nothing is highlighted: read the page to check what the answer says.</source>
         <translation>Das Zitat der Quelle [{n}] wurde im Dokument nicht gefunden, daher ist nichts markiert: Lesen Sie die Seite, um zu prüfen, was die Antwort sagt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="291"/>
+        <location filename="../../desktop/ui/main_window.py" line="298"/>
         <source>“{doc}” is not in the knowledge base shown; choose its knowledge base to open it.</source>
         <translation>„{doc}“ ist nicht in der angezeigten Wissensdatenbank; wählen Sie seine Wissensdatenbank, um es zu öffnen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="304"/>
+        <location filename="../../desktop/ui/main_window.py" line="311"/>
         <source>There is no report to export yet.</source>
         <translation>Es gibt noch keinen Bericht zum Exportieren.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="314"/>
+        <location filename="../../desktop/ui/main_window.py" line="321"/>
         <source>Written to {folder}: {files}</source>
         <translation>Geschrieben nach {folder}: {files}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="336"/>
+        <location filename="../../desktop/ui/main_window.py" line="343"/>
         <source>The new data folder is used from the next start.</source>
         <translation>Der neue Datenordner wird ab dem nächsten Start verwendet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="345"/>
+        <location filename="../../desktop/ui/main_window.py" line="360"/>
         <source>Rabbithole {version} — offline research over your PDFs with a local LLM.
 Data folder: {folder}</source>
         <translation>Rabbithole {version} — Offline-Recherche in Ihren PDFs mit einem lokalen LLM.
@@ -906,12 +911,21 @@ Datenordner: {folder}</translation>
 <context>
     <name>PdfViewer</name>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="88"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="80"/>
+        <source>No document open.
+
+Click a citation [n] in the report, or double-click a document in the knowledge base or a retrieved passage, to read it here.</source>
+        <translation>Kein Dokument geöffnet.
+
+Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokument der Wissensdatenbank oder eine gefundene Passage, um es hier zu lesen.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="92"/>
         <source>“{name}” was not found at {path} — was it moved? Re-add it to the knowledge base.</source>
         <translation>„{name}“ wurde unter {path} nicht gefunden — wurde die Datei verschoben? Fügen Sie sie erneut zur Wissensdatenbank hinzu.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/pdf_viewer.py" line="95"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="99"/>
         <source>Page {page} does not exist; the document has %n page(s).</source>
         <translation>
             <numerusform>Seite {page} existiert nicht; das Dokument hat %n Seite.</numerusform>
@@ -919,98 +933,98 @@ Datenordner: {folder}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="98"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="102"/>
         <source>The quote could not be found on page {page}.</source>
         <translation>Das Zitat wurde auf Seite {page} nicht gefunden.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="131"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="135"/>
         <source>“{name}” is password-protected. Remove the password and re-add it to the knowledge base.</source>
         <translation>„{name}“ ist passwortgeschützt. Entfernen Sie das Passwort und fügen Sie die Datei erneut zur Wissensdatenbank hinzu.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="134"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="138"/>
         <source>“{name}” cannot be opened: the file is damaged or not a PDF ({path}).</source>
         <translation>„{name}“ kann nicht geöffnet werden: Die Datei ist beschädigt oder keine PDF-Datei ({path}).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="165"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="168"/>
         <source>Previous page</source>
         <translation>Vorherige Seite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="168"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="170"/>
         <source>Page</source>
         <translation>Seite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="171"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="173"/>
         <source>Next page</source>
         <translation>Nächste Seite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="174"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="176"/>
         <source>Zoom out</source>
         <translation>Verkleinern</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="175"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="177"/>
         <source>Zoom in</source>
         <translation>Vergrößern</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="176"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="178"/>
         <source>Fit width</source>
         <translation>Seitenbreite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="177"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="179"/>
         <source>Fit page</source>
         <translation>Ganze Seite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="187"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="188"/>
         <source>Search ({key})</source>
         <translation>Suchen ({key})</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="192"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="193"/>
         <source>Previous result</source>
         <translation>Vorheriger Treffer</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="193"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="194"/>
         <source>Next result</source>
         <translation>Nächster Treffer</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="206"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="207"/>
         <source>{0}%</source>
         <comment>a zoom</comment>
         <translation>{0}&#xa0;%</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="233"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="234"/>
         <source> / {count}</source>
         <translation> / {count}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="325"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="326"/>
         <source>Searching…</source>
         <translation>Suche läuft…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="325"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="326"/>
         <source>No matches</source>
         <translation>Keine Treffer</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="327"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="328"/>
         <source>{n} / {count}</source>
         <translation>{n} / {count}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/pdf_viewer.py" line="329"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="330"/>
         <source>%n match(es)</source>
         <translation>
             <numerusform>%n Treffer</numerusform>
@@ -1021,32 +1035,32 @@ Datenordner: {folder}</translation>
 <context>
     <name>PhaseStepper</name>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="35"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="36"/>
         <source>Clarify</source>
         <translation>Klärung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="35"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="36"/>
         <source>Plan</source>
         <translation>Plan</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="35"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="36"/>
         <source>Research</source>
         <translation>Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="36"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="37"/>
         <source>Filter</source>
         <translation>Filter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="36"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="37"/>
         <source>Synthesis</source>
         <translation>Synthese</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="36"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="37"/>
         <source>Report</source>
         <translation>Bericht</translation>
     </message>
@@ -1054,57 +1068,57 @@ Datenordner: {folder}</translation>
 <context>
     <name>PlanEditor</name>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="96"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="97"/>
         <source>New task…</source>
         <translation>Neue Aufgabe…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="100"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="101"/>
         <source>Add</source>
         <translation>Hinzufügen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="100"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="101"/>
         <source>Remove</source>
         <translation>Entfernen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="101"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="102"/>
         <source>Up</source>
         <translation>Nach oben</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="101"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="103"/>
         <source>Down</source>
         <translation>Nach unten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="102"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="104"/>
         <source>Re-plan…</source>
         <translation>Neu planen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="108"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="110"/>
         <source>Approve plan and start research</source>
         <translation>Plan freigeben und Recherche starten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="112"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="114"/>
         <source>Research plan — edit it, then approve. Task 0 is your question.</source>
         <translation>Rechercheplan — bearbeiten Sie ihn und geben Sie ihn dann frei. Aufgabe 0 ist Ihre Frage.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="141"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="143"/>
         <source>The plan is only your question (task 0): the model proposed no further tasks. Add tasks for aspects to look into, re-plan with a hint, or approve to research the question as it stands.</source>
         <translation>Der Plan besteht nur aus Ihrer Frage (Aufgabe 0): Das Modell hat keine weiteren Aufgaben vorgeschlagen. Fügen Sie Aufgaben für Gesichtspunkte hinzu, die untersucht werden sollen, planen Sie mit einem Hinweis neu, oder genehmigen Sie, um die Frage so zu recherchieren.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="168"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="170"/>
         <source>Re-plan</source>
         <translation>Neu planen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="169"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="171"/>
         <source>What should the new plan do differently?</source>
         <translation>Was soll der neue Plan anders machen?</translation>
     </message>
@@ -1112,37 +1126,37 @@ Datenordner: {folder}</translation>
 <context>
     <name>ProgressPanel</name>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="72"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="73"/>
         <source>Skip task</source>
         <translation>Aufgabe überspringen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="74"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="75"/>
         <source>Stop</source>
         <translation>Anhalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="75"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="76"/>
         <source>Stop the run; it can be resumed later ({0})</source>
         <translation>Recherche anhalten; sie kann später fortgesetzt werden ({0})</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="78"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="79"/>
         <source>Resume</source>
         <translation>Fortsetzen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="82"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="83"/>
         <source>The answer appears here while it is written.</source>
         <translation>Die Antwort erscheint hier, während sie geschrieben wird.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="157"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="160"/>
         <source>{read}, {references}</source>
         <translation>{read}, {references}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="158"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="161"/>
         <source>%Ln read</source>
         <translation>
             <numerusform>%Ln gelesen</numerusform>
@@ -1150,7 +1164,7 @@ Datenordner: {folder}</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="159"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="162"/>
         <source>%Ln reference(s)</source>
         <translation>
             <numerusform>%Ln Verweis</numerusform>
@@ -1158,7 +1172,7 @@ Datenordner: {folder}</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="177"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="180"/>
         <source>%Ln token(s) · {0} s</source>
         <translation>
             <numerusform>%Ln Token · {0} s</numerusform>
@@ -1166,203 +1180,203 @@ Datenordner: {folder}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="197"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="201"/>
         <source>— {phase} —</source>
         <translation>— {phase} —</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="198"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="202"/>
         <source>Round {round}, searched: {queries}</source>
         <translation>Runde {round}, gesucht: {queries}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="199"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="203"/>
         <source>{new} new passages found ({duplicates} seen before)</source>
         <translation>{new} neue Passagen gefunden ({duplicates} bereits bekannt)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="200"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="204"/>
         <source>Coverage {coverage}, {gaps} gap(s)</source>
         <translation>Abdeckung {coverage}, {gaps} Lücke(n)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="201"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="205"/>
         <source>Clarification ended ({reason}); research queries: {queries}</source>
         <translation>Klärung beendet ({reason}); Suchanfragen der Recherche: {queries}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="202"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="206"/>
         <source>Task {task_id}: {task} ({chunks} passages to read)</source>
         <translation>Aufgabe {task_id}: {task} ({chunks} Passagen zu lesen)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="203"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="207"/>
         <source>  Finding {finding}, tier {tier}: {doc} p. {page}, {verified} of {quotes} quotes verified</source>
         <translation>  Befund {finding}, Stufe {tier}: {doc} S. {page}, {verified} von {quotes} Zitaten verifiziert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="205"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="209"/>
         <source>  Following “{reference}” → {doc} p. {page} (depth {depth})</source>
         <translation>  Verweis „{reference}“ → {doc} S. {page} (Tiefe {depth})</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="206"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="210"/>
         <source>Task {task_id} {status}: {findings} finding(s)</source>
         <translation>Aufgabe {task_id} {status}: {findings} Befund(e)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="207"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="211"/>
         <source>Off-topic filter: {kept} kept, {filtered} set aside</source>
         <translation>Themenfilter: {kept} behalten, {filtered} aussortiert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="208"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="212"/>
         <source>Quality {total}/400</source>
         <translation>Qualität {total}/400</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="209"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="213"/>
         <source>Quality {total}/400 — revising once</source>
         <translation>Qualität {total}/400 — wird einmal überarbeitet</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="210"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="214"/>
         <source>Report ready: {citations} citation(s), quality {quality}/400</source>
         <translation>Bericht fertig: {citations} Quellenangabe(n), Qualität {quality}/400</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="211"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="215"/>
         <source>Evidence report ready (the model wrote no usable answer): {citations} citation(s)</source>
         <translation>Belegbericht fertig (das Modell schrieb keine brauchbare Antwort): {citations} Quellenangabe(n)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="213"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="217"/>
         <source>Estimate: research and report take about {duration} here ({calls} LLM calls; the server reads {read_tps} and writes {write_tps} tokens/s)</source>
         <translation>Schätzung: Recherche und Bericht dauern hier etwa {duration} ({calls} LLM-Aufrufe; der Server liest {read_tps} und schreibt {write_tps} Tokens/s)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="215"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="219"/>
         <source>Estimate: research and report take about {duration} here ({calls} LLM calls; the server reads {read_tps} and writes {write_tps} tokens/s; {excerpts} of up to {allowed} excerpts are read within the time budget)</source>
         <translation>Schätzung: Recherche und Bericht dauern hier etwa {duration} ({calls} LLM-Aufrufe; der Server liest {read_tps} und schreibt {write_tps} Tokens/s; im Zeitbudget werden {excerpts} von bis zu {allowed} Auszügen gelesen)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="219"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="223"/>
         <source>LLM request failed ({purpose}): {error}</source>
         <translation>LLM-Anfrage fehlgeschlagen ({purpose}): {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="220"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="224"/>
         <source>Warning: {message}</source>
         <translation>Warnung: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="221"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="225"/>
         <source>Error: {message}</source>
         <translation>Fehler: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="223"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="227"/>
         <source>Warning: {0}</source>
         <translation>Warnung: {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="224"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="228"/>
         <source>Cancelled; resume to continue from here.</source>
         <translation>Abgebrochen; setzen Sie die Recherche fort, um hier weiterzumachen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="225"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="229"/>
         <source>Error: unknown step “{step}” (saved by another version?)</source>
         <translation>Fehler: unbekannter Schritt „{step}“ (von einer anderen Version gespeichert?)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="226"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="230"/>
         <source>Error: {error}. The run is paused here: resume it once the server answers.</source>
         <translation>Fehler: {error}. Die Recherche pausiert hier: setzen Sie sie fort, sobald der Server antwortet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="227"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="231"/>
         <source>Error: {error} — fix this and resume the run to continue from here.</source>
         <translation>Fehler: {error} — beheben Sie das und setzen Sie die Recherche fort, um hier weiterzumachen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="232"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="236"/>
         <source>{prompt}: the model&apos;s answer did not pass a check ({error}); it is used as it is</source>
         <translation>{prompt}: die Antwort des Modells hat eine Prüfung nicht bestanden ({error}); sie wird unverändert verwendet</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="234"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="238"/>
         <source>{prompt}: the model gave no usable answer ({error}); going on without it</source>
         <translation>{prompt}: das Modell gab keine brauchbare Antwort ({error}); es geht ohne sie weiter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="236"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="240"/>
         <source>{prompt}: {error}; going on without it</source>
         <translation>{prompt}: {error}; es geht ohne diesen Schritt weiter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="237"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="241"/>
         <source>the model proposed {proposed} tasks; the first {kept} are kept</source>
         <translation>das Modell schlug {proposed} Aufgaben vor; die ersten {kept} werden behalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="238"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="242"/>
         <source>the model called the question unanswerable, but excerpt [{excerpt}] concerns its subject ({terms}); the research goes ahead</source>
         <translation>das Modell hielt die Frage für unbeantwortbar, aber Auszug [{excerpt}] betrifft ihren Gegenstand ({terms}); die Recherche geht weiter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="240"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="244"/>
         <source>to keep to the time budget, the research reads {excerpts} of up to {allowed} excerpts, with no task summaries by the LLM, so that the run takes about {duration} on this LLM server (Settings: time budget; 0 reads all)</source>
         <translation>um im Zeitbudget zu bleiben, liest die Recherche {excerpts} von bis zu {allowed} Auszügen, ohne Zusammenfassungen der Aufgaben durch das LLM, sodass sie auf diesem LLM-Server etwa {duration} dauert (Einstellungen: Zeitbudget; 0 liest alles)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="244"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="248"/>
         <source>task {task_id}: none of the {read} excerpts just read helped; its {skipped} lower-ranked search results are not read</source>
         <translation>Aufgabe {task_id}: keiner der {read} eben gelesenen Auszüge half; ihre {skipped} niedriger eingestuften Suchtreffer werden nicht gelesen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="246"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="250"/>
         <source>no usable answer for {count} excerpts ({error}); they were skipped</source>
         <translation>keine brauchbare Antwort für {count} Auszüge ({error}); sie wurden übersprungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="247"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="251"/>
         <source>stopped following references into {doc}: followed {times} times for task {task_id}</source>
         <translation>Verweisen in {doc} wird nicht mehr gefolgt: {times}-mal für Aufgabe {task_id} gefolgt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="249"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="253"/>
         <source>{filtered} of {total} findings ({share}) drifted from the question and were set aside; check the plan or the clarification if the report misses something.</source>
         <translation>{filtered} von {total} Befunden ({share}) wichen von der Frage ab und wurden aussortiert; prüfen Sie Plan oder Klärung, falls dem Bericht etwas fehlt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="251"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="255"/>
         <source>synthesis: {count} statement(s) named no source and were left out</source>
         <translation>Synthese: {count} Aussage(n) nannten keine Quelle und wurden weggelassen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="252"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="256"/>
         <source>synthesis: the model could not write a usable answer ({error}); the report lists the evidence instead</source>
         <translation>Synthese: das Modell konnte keine brauchbare Antwort schreiben ({error}); der Bericht listet stattdessen die Belege auf</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="254"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="258"/>
         <source>synthesis: the revision gave no usable answer ({error}); the first answer stands</source>
         <translation>Synthese: die Überarbeitung gab keine brauchbare Antwort ({error}); die erste Antwort bleibt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="266"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="270"/>
         <source>{0}%</source>
         <comment>a percentage</comment>
         <translation>{0}&#xa0;%</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="269"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="273"/>
         <source>{0} s</source>
         <translation>{0} s</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="270"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="274"/>
         <source>%n minute(s)</source>
         <translation>
             <numerusform>%n Minute</numerusform>
@@ -1370,52 +1384,52 @@ Datenordner: {folder}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="280"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="284"/>
         <source>ended by you</source>
         <translation>von Ihnen beendet</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="280"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="284"/>
         <source>the last round was reached</source>
         <translation>letzte Runde erreicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="281"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="285"/>
         <source>the token budget was reached</source>
         <translation>Token-Budget erreicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="282"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="286"/>
         <source>nothing new was found</source>
         <translation>nichts Neues gefunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="283"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="287"/>
         <source>the model gave no usable answer</source>
         <translation>das Modell gab keine brauchbare Antwort</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="284"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="288"/>
         <source>automatic</source>
         <translation>automatisch</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="284"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="288"/>
         <source>done</source>
         <translation>erledigt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="284"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="288"/>
         <source>skipped</source>
         <translation>übersprungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="285"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="289"/>
         <source>running</source>
         <translation>läuft</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="285"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="289"/>
         <source>pending</source>
         <translation>offen</translation>
     </message>
@@ -1423,97 +1437,97 @@ Datenordner: {folder}</translation>
 <context>
     <name>ReportView</name>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="168"/>
+        <location filename="../../desktop/ui/report_view.py" line="176"/>
         <source>Answer</source>
         <translation>Antwort</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="168"/>
+        <location filename="../../desktop/ui/report_view.py" line="176"/>
         <source>Findings</source>
         <translation>Ergebnisse</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="168"/>
+        <location filename="../../desktop/ui/report_view.py" line="176"/>
         <source>Filtered</source>
         <translation>Aussortiert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="168"/>
+        <location filename="../../desktop/ui/report_view.py" line="176"/>
         <source>Quality</source>
         <translation>Qualität</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="168"/>
+        <location filename="../../desktop/ui/report_view.py" line="176"/>
         <source>Run</source>
         <translation>Ablauf</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="172"/>
+        <location filename="../../desktop/ui/report_view.py" line="180"/>
         <source>Markdown</source>
         <translation>Markdown</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="172"/>
+        <location filename="../../desktop/ui/report_view.py" line="180"/>
         <source>Save the report as Markdown (report.md)</source>
         <translation>Bericht als Markdown speichern (report.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="173"/>
+        <location filename="../../desktop/ui/report_view.py" line="181"/>
         <source>HTML</source>
         <translation>HTML</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="173"/>
+        <location filename="../../desktop/ui/report_view.py" line="181"/>
         <source>Save the report as a web page (report.html)</source>
         <translation>Bericht als Webseite speichern (report.html)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="174"/>
+        <location filename="../../desktop/ui/report_view.py" line="182"/>
         <source>PDF</source>
         <translation>PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="174"/>
+        <location filename="../../desktop/ui/report_view.py" line="182"/>
         <source>Save the report as PDF (report.pdf)</source>
         <translation>Bericht als PDF speichern (report.pdf)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="175"/>
+        <location filename="../../desktop/ui/report_view.py" line="183"/>
         <source>DOCX</source>
         <translation>DOCX</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="175"/>
+        <location filename="../../desktop/ui/report_view.py" line="183"/>
         <source>Save the report as a Word document (report.docx)</source>
         <translation>Bericht als Word-Dokument speichern (report.docx)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="176"/>
+        <location filename="../../desktop/ui/report_view.py" line="184"/>
         <source>JSON</source>
         <translation>JSON</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="176"/>
+        <location filename="../../desktop/ui/report_view.py" line="184"/>
         <source>Save the report&apos;s data (report.json)</source>
         <translation>Daten des Berichts speichern (report.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="177"/>
+        <location filename="../../desktop/ui/report_view.py" line="185"/>
         <source>Export all</source>
         <translation>Alle exportieren</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="177"/>
+        <location filename="../../desktop/ui/report_view.py" line="185"/>
         <source>Save the report in every format</source>
         <translation>Bericht in allen Formaten speichern</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="182"/>
+        <location filename="../../desktop/ui/report_view.py" line="190"/>
         <source>Copy answer</source>
         <translation>Antwort kopieren</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="183"/>
+        <location filename="../../desktop/ui/report_view.py" line="191"/>
         <source>Copy the answer and its sources as Markdown</source>
         <translation>Antwort mit Quellen als Markdown kopieren</translation>
     </message>
@@ -1521,102 +1535,102 @@ Datenordner: {folder}</translation>
 <context>
     <name>RunHistoryDialog</name>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="35"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="36"/>
         <source>Research history</source>
         <translation>Rechercheverlauf</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="39"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="40"/>
         <source>Question</source>
         <translation>Frage</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="39"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="40"/>
         <source>Knowledge base</source>
         <translation>Wissensdatenbank</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="39"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="40"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="40"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="41"/>
         <source>Phase</source>
         <translation>Phase</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="40"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="41"/>
         <source>Last change</source>
         <translation>Letzte Änderung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="44"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="45"/>
         <source>Running</source>
         <translation>Läuft</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="44"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="45"/>
         <source>Waiting for you</source>
         <translation>Wartet auf Sie</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="44"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="45"/>
         <source>Stopped</source>
         <translation>Angehalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="45"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="46"/>
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="45"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="46"/>
         <source>Failed</source>
         <translation>Fehlgeschlagen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="45"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="46"/>
         <source>Done</source>
         <translation>Abgeschlossen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="46"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="47"/>
         <source>Clarify</source>
         <translation>Klärung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="46"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="47"/>
         <source>Plan</source>
         <translation>Plan</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="46"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="47"/>
         <source>Research</source>
         <translation>Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="47"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="48"/>
         <source>Filter</source>
         <translation>Filter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="47"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="48"/>
         <source>Synthesis</source>
         <translation>Synthese</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="47"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="48"/>
         <source>Report</source>
         <translation>Bericht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="57"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="58"/>
         <source>Open</source>
         <translation>Öffnen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="58"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="59"/>
         <source>Resume</source>
         <translation>Fortsetzen</translation>
     </message>

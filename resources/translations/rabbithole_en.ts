@@ -3,25 +3,25 @@
 <context>
     <name>ChatPanel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="115" />
+        <location filename="../../desktop/ui/chat_panel.py" line="116" />
         <source>%n gap(s)</source>
         <translation>
             <numerusform>%n gap</numerusform><numerusform>%n gaps</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="126" />
+        <location filename="../../desktop/ui/chat_panel.py" line="127" />
         <source>%Ln new chunk(s)</source>
         <translation>
             <numerusform>%Ln new chunk</numerusform><numerusform>%Ln new chunks</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="129" />
+        <location filename="../../desktop/ui/chat_panel.py" line="130" />
         <source>%Ln seen before</source>
         <translation>
             <numerusform>%Ln seen before</numerusform><numerusform>%Ln seen before</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="184" />
+        <location filename="../../desktop/ui/chat_panel.py" line="185" />
         <source>%Ln new</source>
         <translation>
             <numerusform>%Ln new</numerusform><numerusform>%Ln new</numerusform></translation>
@@ -30,13 +30,13 @@
 <context>
     <name>DocumentsModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="66" />
+        <location filename="../../desktop/ui/kb_panel.py" line="67" />
         <source>%Ln to embed</source>
         <translation>
             <numerusform>%Ln to embed</numerusform><numerusform>%Ln to embed</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="67" />
+        <location filename="../../desktop/ui/kb_panel.py" line="68" />
         <source>%n warning(s)</source>
         <translation>
             <numerusform>%n warning</numerusform><numerusform>%n warnings</numerusform></translation>
@@ -54,85 +54,85 @@
 <context>
     <name>KnowledgeBasePanel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="186" />
+        <location filename="../../desktop/ui/kb_panel.py" line="188" />
         <source>{0}/%Ln file(s)</source>
         <translation>
             <numerusform>{0}/%Ln file</numerusform><numerusform>{0}/%Ln files</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="187" />
+        <location filename="../../desktop/ui/kb_panel.py" line="189" />
         <source>{0}/%Ln page(s)</source>
         <translation>
             <numerusform>{0}/%Ln page</numerusform><numerusform>{0}/%Ln pages</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="192" />
+        <location filename="../../desktop/ui/kb_panel.py" line="194" />
         <source>Embedding {0}/%Ln chunk(s) (search already works)</source>
         <translation>
             <numerusform>Embedding {0}/%Ln chunk (search already works)</numerusform><numerusform>Embedding {0}/%Ln chunks (search already works)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="217" />
+        <location filename="../../desktop/ui/kb_panel.py" line="224" />
         <source>%Ln added</source>
         <translation>
             <numerusform>%Ln added</numerusform><numerusform>%Ln added</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="218" />
+        <location filename="../../desktop/ui/kb_panel.py" line="225" />
         <source>%Ln updated</source>
         <translation>
             <numerusform>%Ln updated</numerusform><numerusform>%Ln updated</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="219" />
+        <location filename="../../desktop/ui/kb_panel.py" line="226" />
         <source>%Ln unchanged</source>
         <translation>
             <numerusform>%Ln unchanged</numerusform><numerusform>%Ln unchanged</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="220" />
+        <location filename="../../desktop/ui/kb_panel.py" line="227" />
         <source>%Ln moved</source>
         <translation>
             <numerusform>%Ln moved</numerusform><numerusform>%Ln moved</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="221" />
+        <location filename="../../desktop/ui/kb_panel.py" line="228" />
         <source>%Ln removed</source>
         <translation>
             <numerusform>%Ln removed</numerusform><numerusform>%Ln removed</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="222" />
+        <location filename="../../desktop/ui/kb_panel.py" line="229" />
         <source>%Ln duplicate(s)</source>
         <translation>
             <numerusform>%Ln duplicate</numerusform><numerusform>%Ln duplicates</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="223" />
+        <location filename="../../desktop/ui/kb_panel.py" line="230" />
         <source>%Ln rejected</source>
         <translation>
             <numerusform>%Ln rejected</numerusform><numerusform>%Ln rejected</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="236" />
+        <location filename="../../desktop/ui/kb_panel.py" line="243" />
         <source>“{database}”: %n file(s) in {seconds} s</source>
         <translation>
             <numerusform>“{database}”: %n file in {seconds} s</numerusform><numerusform>“{database}”: %n files in {seconds} s</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="239" />
+        <location filename="../../desktop/ui/kb_panel.py" line="246" />
         <source> · %Ln chunk(s) still to embed (search already works)</source>
         <translation>
             <numerusform> · %Ln chunk still to embed (search already works)</numerusform><numerusform> · %Ln chunks still to embed (search already works)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="246" />
+        <location filename="../../desktop/ui/kb_panel.py" line="253" />
         <source>%Ln page(s)</source>
         <translation>
             <numerusform>%Ln page</numerusform><numerusform>%Ln pages</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="246" />
+        <location filename="../../desktop/ui/kb_panel.py" line="253" />
         <source>%Ln chunk(s)</source>
         <translation>
             <numerusform>%Ln chunk</numerusform><numerusform>%Ln chunks</numerusform></translation>
@@ -141,13 +141,13 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="261" />
+        <location filename="../../desktop/ui/main_window.py" line="268" />
         <source>KB: {0} · %Ln document(s)</source>
         <translation>
             <numerusform>KB: {0} · %Ln document</numerusform><numerusform>KB: {0} · %Ln documents</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="262" />
+        <location filename="../../desktop/ui/main_window.py" line="269" />
         <source> · %Ln chunk(s) to embed</source>
         <translation>
             <numerusform> · %Ln chunk to embed</numerusform><numerusform> · %Ln chunks to embed</numerusform></translation>
@@ -156,13 +156,13 @@
 <context>
     <name>PdfViewer</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/pdf_viewer.py" line="95" />
+        <location filename="../../desktop/ui/pdf_viewer.py" line="99" />
         <source>Page {page} does not exist; the document has %n page(s).</source>
         <translation>
             <numerusform>Page {page} does not exist; the document has %n page.</numerusform><numerusform>Page {page} does not exist; the document has %n pages.</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/pdf_viewer.py" line="329" />
+        <location filename="../../desktop/ui/pdf_viewer.py" line="330" />
         <source>%n match(es)</source>
         <translation>
             <numerusform>%n match</numerusform><numerusform>%n matches</numerusform></translation>
@@ -171,25 +171,25 @@
 <context>
     <name>ProgressPanel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="158" />
+        <location filename="../../desktop/ui/progress_panel.py" line="161" />
         <source>%Ln read</source>
         <translation>
             <numerusform>%Ln read</numerusform><numerusform>%Ln read</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="159" />
+        <location filename="../../desktop/ui/progress_panel.py" line="162" />
         <source>%Ln reference(s)</source>
         <translation>
             <numerusform>%Ln reference</numerusform><numerusform>%Ln references</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="177" />
+        <location filename="../../desktop/ui/progress_panel.py" line="180" />
         <source>%Ln token(s) · {0} s</source>
         <translation>
             <numerusform>%Ln token · {0} s</numerusform><numerusform>%Ln tokens · {0} s</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="270" />
+        <location filename="../../desktop/ui/progress_panel.py" line="274" />
         <source>%n minute(s)</source>
         <translation>
             <numerusform>%n minute</numerusform><numerusform>%n minutes</numerusform></translation>

@@ -53,17 +53,19 @@ def test_new_documents_are_listed_when_embedding_begins(qtbot: Any, open_window:
 def test_the_ingestion_report_gives_pages_chunks_warnings_and_time(qtbot: Any) -> None:
     from PySide6.QtWidgets import QMessageBox
 
-    from desktop.bridge.kb_views import FileView, IngestReportView
+    from desktop.bridge.kb_views import FileView, IngestReportView, notice_view
+    from desktop.kb.notices import notice
 
     panel = KnowledgeBasePanel()
     qtbot.addWidget(panel)
+    ocr = notice_view(notice("ocr_pages", count=1, pages="3"))
     panel.show_report(IngestReportView(database="Akten", elapsed_s=12.4, cancelled=False, embedded=40,
                                        pending_embeddings=0, embed_error=None, files=(
-        FileView("/in/Bescheid.pdf", "added", None, ("page 3: no text layer, read by OCR",), 7, 31),
-        FileView("/in/notes.txt", "rejected", "not a PDF (no PDF header)", (), 0, 0))))
+        FileView("/in/Bescheid.pdf", "added", None, (ocr,), 7, 31),
+        FileView("/in/notes.txt", "rejected", notice_view(notice("not_pdf")), (), 0, 0))))
     box = next(b for b in panel.findChildren(QMessageBox) if b.isVisible())  # opens itself: a file was rejected
     text = box.text()
     assert text.startswith("“Akten”: 2 files in 12 s")
-    assert "added: Bescheid.pdf — 7 pages, 31 chunks" in text and "page 3: no text layer, read by OCR" in text
+    assert "added: Bescheid.pdf — 7 pages, 31 chunks" in text and "1 page(s) read by OCR (p. 3): check quotes against the page" in text
     assert "rejected: notes.txt — not a PDF (no PDF header)" in text
     box.close()

@@ -81,6 +81,7 @@ def test_switching_the_language_twice_keeps_the_run_and_the_work(
             english.kb.ingestRequested.emit(SAMPLE_DB, [_pdf(tmp_path / "Zweites Merkblatt.pdf")])  # an ingest works
             qtbot.waitUntil(lambda: any(d.file_name == "Zweites Merkblatt.pdf" for d in english.kb.model.docs),
                             timeout=WAIT_MS)
+            qtbot.waitUntil(lambda: len(finished) == 2, timeout=WAIT_MS)
             english._new_question()
             english.chat.input.setPlainText(QUESTION_EN)
             qtbot.mouseClick(english.chat.send, Qt.MouseButton.LeftButton)

@@ -447,3 +447,8 @@ def test_search_and_zoom_stay_in_sight_at_the_default_width(qtbot, viewer: PdfVi
     qtbot.waitUntil(lambda: viewer.zoom_label.text() != before, timeout=5000)
     shown = round(100 * viewer.view.effective_zoom())
     assert viewer.zoom_label.text().replace("\u00a0", " ") in (f"{shown}%", f"{shown} %")
+
+
+def test_the_empty_pane_says_how_a_page_gets_there(viewer: PdfViewer, pdf: Path) -> None:
+    assert viewer.stack.currentWidget() is viewer.message and "citation" in viewer.message.text()
+    assert viewer.open(pdf, 1) and viewer.stack.currentWidget() is viewer.view

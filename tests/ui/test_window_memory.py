@@ -52,3 +52,14 @@ def test_a_damaged_memory_is_ignored(qtbot: Any, open_window: Callable[..., Main
         window = open_window(fake.url, "m:latest", 20)
         recall(app_paths, window)  # opens as on a first start, no error
         assert window.state is None and window.viewer.path is None
+
+
+def test_a_first_window_gives_the_pdf_room_to_read_a_page(qtbot: Any, open_window: Callable[..., MainWindow]) -> None:
+    """The default pane (520 px of a 1500 px window, less once shown) drew a page at about 54 %."""
+    with FakeOllama([chat_model("m:latest", "qwen3", 32768)]) as fake:
+        window = open_window(fake.url, "m:latest", 20)
+        qtbot.waitUntil(lambda: window.viewer_dock.width() >= 0.35 * window.width() > window.kb_dock.width(),
+                        timeout=5000)
+        window.viewer.open(LAW, 52)
+        qtbot.waitUntil(lambda: window.viewer.zoom_label.text().endswith("%"), timeout=10_000)
+        assert window.viewer.view.effective_zoom() >= 0.6

@@ -53,3 +53,38 @@ def test_history_shows_local_time(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -
     finally:
         monkeypatch.undo()
         time.tzset()
+
+
+def test_help_opens_the_user_guide_beside_the_window(qtbot: Any, window: MainWindow) -> None:
+    from PySide6.QtGui import QKeySequence
+
+    guide = next(a for a in window.menuBar().actions() if a.text() == "&Help").menu().actions()[0]
+    assert guide.text() == "User guide" and guide.shortcut() == QKeySequence("F1")
+    guide.trigger()
+    assert window.guide is not None and window.guide.isVisible() and not window.guide.isModal()
+    assert "Rabbithole" in window.guide.browser.toPlainText()
+    first = window.guide
+    window.guide.close()
+    guide.trigger()  # one guide, shown again
+    assert window.guide is first and first.isVisible()
+
+
+def test_actions_and_buttons_carry_icons_and_the_pdf_toolbars_show_only_icons(window: MainWindow) -> None:
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QAbstractButton, QToolBar
+
+    menus = [a.menu() for a in window.menuBar().actions()]
+    commands = [a for m in menus for a in m.actions()
+                if not a.isSeparator() and a.menu() is None and a not in window.language_group.actions()
+                and a is not window.viewer_dock.toggleViewAction()]
+    assert commands and all(not a.icon().isNull() for a in commands), [a.text() for a in commands if a.icon().isNull()]
+    buttons = [b for panel in (window.kb, window.chat, window.plan, window.progress, window.report)
+               for b in panel.findChildren(QAbstractButton) if b.text() or b.toolTip()]
+    named = {b.text() or b.toolTip() for b in buttons if not b.icon().isNull()}
+    assert {"Add PDFs…", "Start research", "Approve plan and start research", "Stop", "Copy answer"} <= named
+    bars = window.viewer.findChildren(QToolBar)
+    assert len(bars) == 2 and all(b.toolButtonStyle() == Qt.ToolButtonStyle.ToolButtonIconOnly for b in bars)
+    assert all(not a.icon().isNull() for b in bars for a in b.actions() if not a.isSeparator() and a.text())
+    from desktop.ui import icons
+
+    assert all(not icons.icon(meaning).isNull() for meaning in icons.NAMES)  # each name is in the icon font
