@@ -25,6 +25,7 @@ from desktop.bridge.views import ChunkView, EstimateView, RunSummaryView, RunVie
 from desktop.report.model import Citation
 from desktop.settings import Settings
 from desktop.ui import i18n
+from desktop.ui.banner import Banner
 from desktop.ui.chat_panel import ChatPanel
 from desktop.ui.export_target import ask_export_target
 from desktop.ui.guide_dialog import GuideDialog
@@ -71,6 +72,8 @@ class MainWindow(QMainWindow):
         center = QWidget()
         layout = QVBoxLayout(center)
         layout.addWidget(self.banner)
+        self.error_banner = Banner()  # errors said in the window, not in a box that stops the user
+        layout.addWidget(self.error_banner)
         layout.addWidget(self.tabs, 1)
         self.setCentralWidget(center)
         self.kb_dock = self._dock(self.kb, self.tr("Knowledge base"), Qt.DockWidgetArea.LeftDockWidgetArea, "kb")
@@ -216,12 +219,12 @@ class MainWindow(QMainWindow):
                 self.statusBar().clearMessage()
 
     def _error(self, message: str) -> None:
-        box = QMessageBox(QMessageBox.Icon.Warning, "Rabbithole", message, parent=self)
-        box.open()  # not exec(): the event loop keeps running
+        self.error_banner.say(message)
 
     # --- commands -------------------------------------------------------------------------------
 
     def _start(self, question: str) -> None:
+        self.error_banner.hide()  # a new question: the last one's error is past
         if not self.kb.database:
             self._error(self.tr("Choose or create a knowledge base first."))
             return

@@ -2,6 +2,14 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de" sourcelanguage="en">
 <context>
+    <name>Banner</name>
+    <message>
+        <location filename="../../desktop/ui/banner.py" line="29"/>
+        <source>Dismiss</source>
+        <translation>Ausblenden</translation>
+    </message>
+</context>
+<context>
     <name>ChatPanel</name>
     <message>
         <location filename="../../desktop/ui/chat_panel.py" line="41"/>
@@ -546,138 +554,138 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="68"/>
+        <location filename="../../desktop/ui/main_window.py" line="69"/>
         <source>1 Clarify</source>
         <translation>1 Klärung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="68"/>
+        <location filename="../../desktop/ui/main_window.py" line="69"/>
         <source>2 Plan</source>
         <translation>2 Plan</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="69"/>
+        <location filename="../../desktop/ui/main_window.py" line="70"/>
         <source>3 Research</source>
         <translation>3 Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="69"/>
+        <location filename="../../desktop/ui/main_window.py" line="70"/>
         <source>4 Report</source>
         <translation>4 Bericht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="76"/>
+        <location filename="../../desktop/ui/main_window.py" line="79"/>
         <source>Knowledge base</source>
         <translation>Wissensdatenbank</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="77"/>
+        <location filename="../../desktop/ui/main_window.py" line="80"/>
         <source>PDF</source>
         <translation>PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="156"/>
+        <location filename="../../desktop/ui/main_window.py" line="159"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="157"/>
+        <location filename="../../desktop/ui/main_window.py" line="160"/>
         <source>Add PDFs…</source>
         <translation>PDFs hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="158"/>
+        <location filename="../../desktop/ui/main_window.py" line="161"/>
         <source>Add folder…</source>
         <translation>Ordner hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="159"/>
+        <location filename="../../desktop/ui/main_window.py" line="162"/>
         <source>Export report…</source>
         <translation>Bericht exportieren…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="161"/>
+        <location filename="../../desktop/ui/main_window.py" line="164"/>
         <source>Quit</source>
         <translation>Beenden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="162"/>
+        <location filename="../../desktop/ui/main_window.py" line="165"/>
         <source>&amp;Research</source>
         <translation>&amp;Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="163"/>
+        <location filename="../../desktop/ui/main_window.py" line="166"/>
         <source>New question</source>
         <translation>Neue Frage</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="164"/>
+        <location filename="../../desktop/ui/main_window.py" line="167"/>
         <source>History…</source>
         <translation>Verlauf…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="165"/>
+        <location filename="../../desktop/ui/main_window.py" line="168"/>
         <source>Stop run</source>
         <translation>Recherche anhalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="166"/>
+        <location filename="../../desktop/ui/main_window.py" line="169"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="168"/>
+        <location filename="../../desktop/ui/main_window.py" line="171"/>
         <source>Language</source>
         <translation>Sprache</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="170"/>
+        <location filename="../../desktop/ui/main_window.py" line="173"/>
         <source>System language</source>
         <translation>Sprache des Systems</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="176"/>
+        <location filename="../../desktop/ui/main_window.py" line="179"/>
         <source>&amp;Settings</source>
         <translation>&amp;Einstellungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="177"/>
+        <location filename="../../desktop/ui/main_window.py" line="180"/>
         <source>Preferences…</source>
         <translation>Einstellungen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="178"/>
+        <location filename="../../desktop/ui/main_window.py" line="181"/>
         <source>Check LLM connection</source>
         <translation>LLM-Verbindung prüfen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="179"/>
+        <location filename="../../desktop/ui/main_window.py" line="182"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="180"/>
+        <location filename="../../desktop/ui/main_window.py" line="183"/>
         <source>User guide</source>
         <translation>Benutzerhandbuch</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="182"/>
-        <location filename="../../desktop/ui/main_window.py" line="362"/>
+        <location filename="../../desktop/ui/main_window.py" line="185"/>
+        <location filename="../../desktop/ui/main_window.py" line="365"/>
         <source>About Rabbithole</source>
         <translation>Über Rabbithole</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="214"/>
+        <location filename="../../desktop/ui/main_window.py" line="217"/>
         <source>Working…</source>
         <translation>Wird ausgeführt…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="226"/>
+        <location filename="../../desktop/ui/main_window.py" line="229"/>
         <source>Choose or create a knowledge base first.</source>
         <translation>Wählen oder erstellen Sie zuerst eine Wissensdatenbank.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="268"/>
+        <location filename="../../desktop/ui/main_window.py" line="271"/>
         <source>KB: {0} · %Ln document(s)</source>
         <translation>
             <numerusform>Wissensdatenbank: {0} · %Ln Dokument</numerusform>
@@ -685,7 +693,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="269"/>
+        <location filename="../../desktop/ui/main_window.py" line="272"/>
         <source> · %Ln chunk(s) to embed</source>
         <translation>
             <numerusform> · %Ln Passage noch einzubetten</numerusform>
@@ -693,57 +701,57 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="273"/>
+        <location filename="../../desktop/ui/main_window.py" line="276"/>
         <source>LLM: {0} ✓</source>
         <translation>LLM: {0} ✓</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="276"/>
+        <location filename="../../desktop/ui/main_window.py" line="279"/>
         <source>LLM: not ready</source>
         <translation>LLM: nicht bereit</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="279"/>
+        <location filename="../../desktop/ui/main_window.py" line="282"/>
         <source>The LLM server does not answer. Start Ollama (ollama serve) or point Rabbithole to your team&apos;s LLM server in Settings → LLM. The knowledge base works meanwhile.</source>
         <translation>Der LLM-Server antwortet nicht. Starten Sie Ollama (ollama serve) oder verweisen Sie Rabbithole unter Einstellungen → LLM auf den LLM-Server Ihres Teams. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="282"/>
+        <location filename="../../desktop/ui/main_window.py" line="285"/>
         <source>The model {0} is not on the LLM server. Pull it (ollama pull {0}, or Settings → LLM → Pull model) or choose another one in Settings → LLM. The knowledge base works meanwhile.</source>
         <translation>Das Modell {0} ist nicht auf dem LLM-Server. Laden Sie es herunter (ollama pull {0} oder Einstellungen → LLM → Modell herunterladen) oder wählen Sie unter Einstellungen → LLM ein anderes. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="285"/>
+        <location filename="../../desktop/ui/main_window.py" line="288"/>
         <source>Details: {0}</source>
         <translation>Details: {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="291"/>
+        <location filename="../../desktop/ui/main_window.py" line="294"/>
         <source>The quote of source [{n}] was not found in the document, so nothing is highlighted: read the page to check what the answer says.</source>
         <translation>Das Zitat der Quelle [{n}] wurde im Dokument nicht gefunden, daher ist nichts markiert: Lesen Sie die Seite, um zu prüfen, was die Antwort sagt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="298"/>
+        <location filename="../../desktop/ui/main_window.py" line="301"/>
         <source>“{doc}” is not in the knowledge base shown; choose its knowledge base to open it.</source>
         <translation>„{doc}“ ist nicht in der angezeigten Wissensdatenbank; wählen Sie seine Wissensdatenbank, um es zu öffnen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="311"/>
+        <location filename="../../desktop/ui/main_window.py" line="314"/>
         <source>There is no report to export yet.</source>
         <translation>Es gibt noch keinen Bericht zum Exportieren.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="321"/>
+        <location filename="../../desktop/ui/main_window.py" line="324"/>
         <source>Written to {folder}: {files}</source>
         <translation>Geschrieben nach {folder}: {files}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="343"/>
+        <location filename="../../desktop/ui/main_window.py" line="346"/>
         <source>The new data folder is used from the next start.</source>
         <translation>Der neue Datenordner wird ab dem nächsten Start verwendet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="360"/>
+        <location filename="../../desktop/ui/main_window.py" line="363"/>
         <source>Rabbithole {version} — offline research over your PDFs with a local LLM.
 Data folder: {folder}</source>
         <translation>Rabbithole {version} — Offline-Recherche in Ihren PDFs mit einem lokalen LLM.

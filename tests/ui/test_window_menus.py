@@ -88,3 +88,12 @@ def test_actions_and_buttons_carry_icons_and_the_pdf_toolbars_show_only_icons(wi
     from desktop.ui import icons
 
     assert all(not icons.icon(meaning).isNull() for meaning in icons.NAMES)  # each name is in the icon font
+
+
+def test_errors_are_said_in_a_banner_not_a_modal_box(qtbot: Any, window: MainWindow) -> None:
+    window.bridge.error.emit("ingest: the disk is full")
+    qtbot.waitUntil(window.error_banner.isVisible, timeout=5000)
+    assert window.error_banner.text() == "ingest: the disk is full"
+    assert not any(b.isVisible() for b in window.findChildren(QMessageBox))
+    window.error_banner.close_button.click()
+    assert not window.error_banner.isVisible()
