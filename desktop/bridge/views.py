@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from desktop.engine import events as ev
-from desktop.engine.narrate import IN_LOG, narrate
+from desktop.engine.narrate import ENGLISH, IN_LOG, narrate
 from desktop.engine.state import ClarifyRound, RunState
 from desktop.engine.store import RunSummary
 from desktop.report.model import Report
@@ -69,6 +69,7 @@ class RunView:
     status: str  # running, waiting, done, failed, cancelled, stopped
     phase: str
     message: str | None
+    message_line: LogLine | None  # the message by its narration key, for the window to word it
     waiting_for: str | None  # "answer", "approve_plan", or None
     max_rounds: int
     rounds: tuple[RoundView, ...]
@@ -132,6 +133,8 @@ def run_view(state: RunState) -> RunView:
     return RunView(
         run_id=state.run_id, question=state.question, database=state.database, status=state.status,
         phase=state.phase, message=state.message, waiting_for=state.pending.kind if state.pending else None,
+        message_line=LogLine(state.updated_at, state.message_key, dict(state.message_values))
+        if state.message_key in ENGLISH else None,
         max_rounds=state.settings.max_rounds, rounds=tuple(_round(r, state) for r in clar.rounds),
         refined_question=clar.summary, plan=_plan(state), report=state.later.report,
         tokens=state.usage.total_tokens)

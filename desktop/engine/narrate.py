@@ -76,6 +76,7 @@ ENGLISH: dict[str, str] = {
         "warn_revision_failed": "synthesis: the revision gave no usable answer ({error}); the first answer stands",
     }.items()},
     "run_cancelled": "Cancelled; resume to continue from here.",
+    "run_done": "The report is ready.",
     "run_unknown_step": "unknown step '{step}' (written by another version?)",
     "run_server_down": "{error}. The run is paused here: resume it once the server answers.",
     "run_failed": "{error} — fix this and resume the run to continue from here.",

@@ -5,6 +5,7 @@ rectangles; findings by tier, what the drift filter removed and why, quality, ru
 from __future__ import annotations
 
 from desktop.engine import events as ev
+from desktop.engine.narrate import ENGLISH
 from desktop.engine.phase4 import MARKER, kept_findings, verified_share
 from desktop.engine.research_state import Finding, QuoteRecord
 from desktop.engine.state import RunState, now
@@ -140,7 +141,7 @@ async def build(ctx: StepContext) -> str:
         scope=state.anchor.scope if state.anchor else "", tasks=_tasks(state), run=_meta(ctx, state),
     )
     state.status = "done"
-    state.message = "The report is ready."
+    state.message, state.message_key = ENGLISH["run_done"], "run_done"
     ctx.emit(ev.ReportReady(title=state.question, citations=len(cited_ids),
                             quality=syn.quality.total if syn.quality else 0, kind=kind))
     return "done"

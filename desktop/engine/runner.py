@@ -279,7 +279,8 @@ class ResearchEngine:
         """Stop the run with ``status``, saying why by a key of ``narrate.ENGLISH``."""
         line = (said(ev.Error, key, values) if status == "failed"
                 else said(ev.RunStopped, key, values, status=status))
-        halted = state.model_copy(update={"status": status, "message": line.message, "updated_at": now()})
+        halted = state.model_copy(update={"status": status, "message": line.message, "message_key": key,
+                                          "message_values": values, "updated_at": now()})
         self._save(halted, [*(audit or []), line.model_copy(update={"run_id": state.run_id})])
         return halted
 

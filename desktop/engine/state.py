@@ -7,7 +7,7 @@ was stopped, cancelled or killed continues exactly there.
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -129,6 +129,8 @@ class RunState(_Model):
     status: RunStatus = "running"
     next_step: str = "clarify.start"
     message: str | None = Field(None, description="what the user should know about the run's state")
+    message_key: str = Field("", description="the message's key in narrate.ENGLISH, for a window to word it")
+    message_values: dict[str, Any] = Field(default_factory=dict, description="the values the message shows")
     created_at: datetime = Field(default_factory=now)
     updated_at: datetime = Field(default_factory=now)
     model: str = ""

@@ -5,6 +5,7 @@ answers or ends clarification."""
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 
 from PySide6.QtCore import QLocale, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -22,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.bridge.views import RoundView, RunView
+from desktop.bridge.views import LogLine, RoundView, RunView
 from desktop.ui.icons import icon
 
 SEND_KEY = QKeySequence("Ctrl+Return")
@@ -35,6 +36,7 @@ class ChatPanel(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.word: Callable[[LogLine], str] | None = None  # words a run's message in the window's language
         self.transcript = QTextBrowser()
         self.transcript.setOpenLinks(False)
         self.chunks = QTreeWidget()
@@ -103,6 +105,7 @@ class ChatPanel(QWidget):
         self.send.setText(self.tr("Send answer") if waiting else self.tr("Start research"))
         self.input.setPlaceholderText(self.tr("Your answer… ({key})").format(key=self._send_key) if waiting
                                       else self.tr("Ask a research question…"))
+        self.input.viewport().update()  # an empty, focused QPlainTextEdit kept drawing the old placeholder
         self.end.setEnabled(waiting)
         self.send.setEnabled(state is None or waiting or state.status != "waiting")
         self.transcript.setHtml(self._html(state))
@@ -146,8 +149,9 @@ class ChatPanel(QWidget):
         if state.refined_question:
             refined = html.escape(self.tr("Refined question:"))
             parts.append(f"<p><b>{refined}</b> {html.escape(state.refined_question)}</p>")
-        if state.message:
-            parts.append(f"<p><i>{html.escape(state.message)}</i></p>")
+        message = self.word(state.message_line) if state.message_line and self.word else state.message
+        if message:
+            parts.append(f"<p><i>{html.escape(message)}</i></p>")
         return "".join(parts)
 
     def _round_html(self, rnd: RoundView, max_rounds: int) -> str:

@@ -58,6 +58,7 @@ class MainWindow(QMainWindow):
         self.chat = ChatPanel()
         self.plan = PlanEditor()
         self.progress = ProgressPanel()
+        self.chat.word = self.progress.word  # a run's message in the log's words
         self.report = ReportView()
         self.viewer = PdfViewer()
         self.banner = QLabel()
@@ -200,7 +201,7 @@ class MainWindow(QMainWindow):
             target = self.report if state.report else (self.progress if state.phase not in ("clarify",) else self.chat)
         self.tabs.setCurrentWidget(target)
         if state.status == "failed" and state.message:
-            self._error(state.message)
+            self._error(self.progress.word(state.message_line) if state.message_line else state.message)
 
     def _estimate(self, estimate: EstimateView) -> None:
         self.plan.estimate.show_estimate(estimate)
@@ -369,7 +370,7 @@ class MainWindow(QMainWindow):
     def showEvent(self, event) -> None:  # noqa: ANN001, N802
         super().showEvent(event)
         if self.default_layout:  # once the window is laid out at its width: a page at 40 % of it can be read
-            QTimer.singleShot(0, self._default_docks)
+            QTimer.singleShot(0, self, self._default_docks)  # with self as context: not after it is deleted
 
     def _default_docks(self) -> None:
         if not self.default_layout:  # a remembered or handed-over layout came first

@@ -189,11 +189,14 @@ class ProgressPanel(QWidget):
 
     def add_line(self, line: LogLine) -> None:
         self.lines.append(line)
+        self.log.appendPlainText(f"{line.at.strftime('%H:%M:%S')}  {self.word(line)}")
+
+    def word(self, line: LogLine) -> str:
+        """The line in the window's language, without its time."""
         template = self._templates().get(line.key)
         if template is None:  # a line this window version has no words for: its values, not nothing
             template = " ".join(f"{{{name}}}" for name in line.values)
-        text = template.format(**{name: self._value(name, value) for name, value in line.values.items()})
-        self.log.appendPlainText(f"{line.at.strftime('%H:%M:%S')}  {text}")
+        return template.format(**{name: self._value(name, value) for name, value in line.values.items()})
 
     def _templates(self) -> dict[str, str]:
         """The log's lines in the window's language, by the engine's narration keys."""
@@ -226,6 +229,7 @@ class ProgressPanel(QWidget):
             "run_stopped": "{message}",
             **{key: self.tr("Warning: {0}").format(text) for key, text in self._warnings().items()},
             "run_cancelled": self.tr("Cancelled; resume to continue from here."),
+            "run_done": self.tr("The report is ready."),
             "run_unknown_step": self.tr("Error: unknown step “{step}” (saved by another version?)"),
             "run_server_down": self.tr("Error: {error}. The run is paused here: resume it once the server answers."),
             "run_failed": self.tr("Error: {error} — fix this and resume the run to continue from here."),

@@ -12,54 +12,54 @@
 <context>
     <name>ChatPanel</name>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="41"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="43"/>
         <source>Retrieved</source>
         <translation>Gefunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="41"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="43"/>
         <source>Document</source>
         <translation>Dokument</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="41"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="43"/>
         <source>Page</source>
         <translation>Seite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="44"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="46"/>
         <source>coverage %p%</source>
         <translation>Abdeckung %p&#xa0;%</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="47"/>
-        <location filename="../../desktop/ui/chat_panel.py" line="105"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="49"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="107"/>
         <source>Ask a research question…</source>
         <translation>Stellen Sie eine Recherchefrage…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="49"/>
-        <location filename="../../desktop/ui/chat_panel.py" line="103"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="51"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="105"/>
         <source>Start research</source>
         <translation>Recherche starten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="59"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="61"/>
         <source>Double-click a passage to open its page</source>
         <translation>Doppelklick auf eine Passage öffnet ihre Seite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="104"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="106"/>
         <source>Your answer… ({key})</source>
         <translation>Ihre Antwort… ({key})</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="114"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="116"/>
         <source>{round} · {new}, {seen} · {gaps}</source>
         <translation>{round} · {new}, {seen} · {gaps}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="116"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="118"/>
         <source>%n gap(s)</source>
         <translation>
             <numerusform>%n Lücke</numerusform>
@@ -67,12 +67,12 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="124"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="126"/>
         <source>Round {0}/{1}</source>
         <translation>Runde {0}/{1}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="127"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="129"/>
         <source>%Ln new chunk(s)</source>
         <translation>
             <numerusform>%Ln neue Passage</numerusform>
@@ -80,7 +80,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="130"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="132"/>
         <source>%Ln seen before</source>
         <translation>
             <numerusform>%Ln bereits bekannt</numerusform>
@@ -88,23 +88,23 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="134"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="136"/>
         <source>{0}%</source>
         <comment>a percentage</comment>
         <translation>{0}&#xa0;%</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="158"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="161"/>
         <source>{new}, {seen}; coverage {coverage}</source>
         <translation>{new}, {seen}; Abdeckung {coverage}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="184"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="187"/>
         <source>Round {round}: {new}, {seen}</source>
         <translation>Runde {round}: {new}, {seen}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="185"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="188"/>
         <source>%Ln new</source>
         <translation>
             <numerusform>%Ln neu</numerusform>
@@ -112,48 +112,48 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="54"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="56"/>
         <source>End clarification</source>
         <translation>Klärung beenden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="55"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="57"/>
         <source>Go on to the plan; what you typed still counts</source>
         <translation>Weiter zum Plan; Ihre Eingabe wird trotzdem berücksichtigt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="103"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="105"/>
         <source>Send answer</source>
         <translation>Antwort senden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="139"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="141"/>
         <source>Choose a knowledge base on the left, then ask your question below. Rabbithole searches the documents, asks what it needs to know, proposes a plan you can edit, and writes a report whose every claim cites document and page.</source>
         <translation>Wählen Sie links eine Wissensdatenbank und stellen Sie dann unten Ihre Frage. Rabbithole durchsucht die Dokumente, fragt nach, was es wissen muss, schlägt einen Plan vor, den Sie bearbeiten können, und schreibt einen Bericht, in dem jede Aussage mit Dokument und Seite belegt ist.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="142"/>
-        <location filename="../../desktop/ui/chat_panel.py" line="170"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="144"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="173"/>
         <source>You:</source>
         <translation>Sie:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="147"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="149"/>
         <source>Refined question:</source>
         <translation>Präzisierte Frage:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="156"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="159"/>
         <source>searched: </source>
         <translation>Suchanfragen: </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="162"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="165"/>
         <source>Gaps:</source>
         <translation>Lücken:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="168"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="171"/>
         <source>The question looks well covered: end clarification to go on, or answer to refine it.</source>
         <translation>Die Frage scheint gut abgedeckt: Beenden Sie die Klärung, um fortzufahren, oder antworten Sie, um die Frage zu präzisieren.</translation>
     </message>
@@ -554,138 +554,138 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="69"/>
+        <location filename="../../desktop/ui/main_window.py" line="70"/>
         <source>1 Clarify</source>
         <translation>1 Klärung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="69"/>
+        <location filename="../../desktop/ui/main_window.py" line="70"/>
         <source>2 Plan</source>
         <translation>2 Plan</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="70"/>
+        <location filename="../../desktop/ui/main_window.py" line="71"/>
         <source>3 Research</source>
         <translation>3 Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="70"/>
+        <location filename="../../desktop/ui/main_window.py" line="71"/>
         <source>4 Report</source>
         <translation>4 Bericht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="79"/>
+        <location filename="../../desktop/ui/main_window.py" line="80"/>
         <source>Knowledge base</source>
         <translation>Wissensdatenbank</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="80"/>
+        <location filename="../../desktop/ui/main_window.py" line="81"/>
         <source>PDF</source>
         <translation>PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="159"/>
+        <location filename="../../desktop/ui/main_window.py" line="160"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="160"/>
+        <location filename="../../desktop/ui/main_window.py" line="161"/>
         <source>Add PDFs…</source>
         <translation>PDFs hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="161"/>
+        <location filename="../../desktop/ui/main_window.py" line="162"/>
         <source>Add folder…</source>
         <translation>Ordner hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="162"/>
+        <location filename="../../desktop/ui/main_window.py" line="163"/>
         <source>Export report…</source>
         <translation>Bericht exportieren…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="164"/>
+        <location filename="../../desktop/ui/main_window.py" line="165"/>
         <source>Quit</source>
         <translation>Beenden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="165"/>
+        <location filename="../../desktop/ui/main_window.py" line="166"/>
         <source>&amp;Research</source>
         <translation>&amp;Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="166"/>
+        <location filename="../../desktop/ui/main_window.py" line="167"/>
         <source>New question</source>
         <translation>Neue Frage</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="167"/>
+        <location filename="../../desktop/ui/main_window.py" line="168"/>
         <source>History…</source>
         <translation>Verlauf…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="168"/>
+        <location filename="../../desktop/ui/main_window.py" line="169"/>
         <source>Stop run</source>
         <translation>Recherche anhalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="169"/>
+        <location filename="../../desktop/ui/main_window.py" line="170"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="171"/>
+        <location filename="../../desktop/ui/main_window.py" line="172"/>
         <source>Language</source>
         <translation>Sprache</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="173"/>
+        <location filename="../../desktop/ui/main_window.py" line="174"/>
         <source>System language</source>
         <translation>Sprache des Systems</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="179"/>
+        <location filename="../../desktop/ui/main_window.py" line="180"/>
         <source>&amp;Settings</source>
         <translation>&amp;Einstellungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="180"/>
+        <location filename="../../desktop/ui/main_window.py" line="181"/>
         <source>Preferences…</source>
         <translation>Einstellungen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="181"/>
+        <location filename="../../desktop/ui/main_window.py" line="182"/>
         <source>Check LLM connection</source>
         <translation>LLM-Verbindung prüfen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="182"/>
+        <location filename="../../desktop/ui/main_window.py" line="183"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="183"/>
+        <location filename="../../desktop/ui/main_window.py" line="184"/>
         <source>User guide</source>
         <translation>Benutzerhandbuch</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="185"/>
-        <location filename="../../desktop/ui/main_window.py" line="365"/>
+        <location filename="../../desktop/ui/main_window.py" line="186"/>
+        <location filename="../../desktop/ui/main_window.py" line="366"/>
         <source>About Rabbithole</source>
         <translation>Über Rabbithole</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="217"/>
+        <location filename="../../desktop/ui/main_window.py" line="218"/>
         <source>Working…</source>
         <translation>Wird ausgeführt…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="229"/>
+        <location filename="../../desktop/ui/main_window.py" line="230"/>
         <source>Choose or create a knowledge base first.</source>
         <translation>Wählen oder erstellen Sie zuerst eine Wissensdatenbank.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="271"/>
+        <location filename="../../desktop/ui/main_window.py" line="272"/>
         <source>KB: {0} · %Ln document(s)</source>
         <translation>
             <numerusform>Wissensdatenbank: {0} · %Ln Dokument</numerusform>
@@ -693,7 +693,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="272"/>
+        <location filename="../../desktop/ui/main_window.py" line="273"/>
         <source> · %Ln chunk(s) to embed</source>
         <translation>
             <numerusform> · %Ln Passage noch einzubetten</numerusform>
@@ -701,57 +701,57 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="276"/>
+        <location filename="../../desktop/ui/main_window.py" line="277"/>
         <source>LLM: {0} ✓</source>
         <translation>LLM: {0} ✓</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="279"/>
+        <location filename="../../desktop/ui/main_window.py" line="280"/>
         <source>LLM: not ready</source>
         <translation>LLM: nicht bereit</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="282"/>
+        <location filename="../../desktop/ui/main_window.py" line="283"/>
         <source>The LLM server does not answer. Start Ollama (ollama serve) or point Rabbithole to your team&apos;s LLM server in Settings → LLM. The knowledge base works meanwhile.</source>
         <translation>Der LLM-Server antwortet nicht. Starten Sie Ollama (ollama serve) oder verweisen Sie Rabbithole unter Einstellungen → LLM auf den LLM-Server Ihres Teams. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="285"/>
+        <location filename="../../desktop/ui/main_window.py" line="286"/>
         <source>The model {0} is not on the LLM server. Pull it (ollama pull {0}, or Settings → LLM → Pull model) or choose another one in Settings → LLM. The knowledge base works meanwhile.</source>
         <translation>Das Modell {0} ist nicht auf dem LLM-Server. Laden Sie es herunter (ollama pull {0} oder Einstellungen → LLM → Modell herunterladen) oder wählen Sie unter Einstellungen → LLM ein anderes. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="288"/>
+        <location filename="../../desktop/ui/main_window.py" line="289"/>
         <source>Details: {0}</source>
         <translation>Details: {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="294"/>
+        <location filename="../../desktop/ui/main_window.py" line="295"/>
         <source>The quote of source [{n}] was not found in the document, so nothing is highlighted: read the page to check what the answer says.</source>
         <translation>Das Zitat der Quelle [{n}] wurde im Dokument nicht gefunden, daher ist nichts markiert: Lesen Sie die Seite, um zu prüfen, was die Antwort sagt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="301"/>
+        <location filename="../../desktop/ui/main_window.py" line="302"/>
         <source>“{doc}” is not in the knowledge base shown; choose its knowledge base to open it.</source>
         <translation>„{doc}“ ist nicht in der angezeigten Wissensdatenbank; wählen Sie seine Wissensdatenbank, um es zu öffnen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="314"/>
+        <location filename="../../desktop/ui/main_window.py" line="315"/>
         <source>There is no report to export yet.</source>
         <translation>Es gibt noch keinen Bericht zum Exportieren.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="324"/>
+        <location filename="../../desktop/ui/main_window.py" line="325"/>
         <source>Written to {folder}: {files}</source>
         <translation>Geschrieben nach {folder}: {files}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="346"/>
+        <location filename="../../desktop/ui/main_window.py" line="347"/>
         <source>The new data folder is used from the next start.</source>
         <translation>Der neue Datenordner wird ab dem nächsten Start verwendet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="363"/>
+        <location filename="../../desktop/ui/main_window.py" line="364"/>
         <source>Rabbithole {version} — offline research over your PDFs with a local LLM.
 Data folder: {folder}</source>
         <translation>Rabbithole {version} — Offline-Recherche in Ihren PDFs mit einem lokalen LLM.
@@ -1188,203 +1188,208 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="201"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="204"/>
         <source>— {phase} —</source>
         <translation>— {phase} —</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="202"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="205"/>
         <source>Round {round}, searched: {queries}</source>
         <translation>Runde {round}, gesucht: {queries}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="203"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="206"/>
         <source>{new} new passages found ({duplicates} seen before)</source>
         <translation>{new} neue Passagen gefunden ({duplicates} bereits bekannt)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="204"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="207"/>
         <source>Coverage {coverage}, {gaps} gap(s)</source>
         <translation>Abdeckung {coverage}, {gaps} Lücke(n)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="205"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="208"/>
         <source>Clarification ended ({reason}); research queries: {queries}</source>
         <translation>Klärung beendet ({reason}); Suchanfragen der Recherche: {queries}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="206"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="209"/>
         <source>Task {task_id}: {task} ({chunks} passages to read)</source>
         <translation>Aufgabe {task_id}: {task} ({chunks} Passagen zu lesen)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="207"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="210"/>
         <source>  Finding {finding}, tier {tier}: {doc} p. {page}, {verified} of {quotes} quotes verified</source>
         <translation>  Befund {finding}, Stufe {tier}: {doc} S. {page}, {verified} von {quotes} Zitaten verifiziert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="209"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="212"/>
         <source>  Following “{reference}” → {doc} p. {page} (depth {depth})</source>
         <translation>  Verweis „{reference}“ → {doc} S. {page} (Tiefe {depth})</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="210"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="213"/>
         <source>Task {task_id} {status}: {findings} finding(s)</source>
         <translation>Aufgabe {task_id} {status}: {findings} Befund(e)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="211"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="214"/>
         <source>Off-topic filter: {kept} kept, {filtered} set aside</source>
         <translation>Themenfilter: {kept} behalten, {filtered} aussortiert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="212"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="215"/>
         <source>Quality {total}/400</source>
         <translation>Qualität {total}/400</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="213"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="216"/>
         <source>Quality {total}/400 — revising once</source>
         <translation>Qualität {total}/400 — wird einmal überarbeitet</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="214"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="217"/>
         <source>Report ready: {citations} citation(s), quality {quality}/400</source>
         <translation>Bericht fertig: {citations} Quellenangabe(n), Qualität {quality}/400</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="215"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="218"/>
         <source>Evidence report ready (the model wrote no usable answer): {citations} citation(s)</source>
         <translation>Belegbericht fertig (das Modell schrieb keine brauchbare Antwort): {citations} Quellenangabe(n)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="217"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="220"/>
         <source>Estimate: research and report take about {duration} here ({calls} LLM calls; the server reads {read_tps} and writes {write_tps} tokens/s)</source>
         <translation>Schätzung: Recherche und Bericht dauern hier etwa {duration} ({calls} LLM-Aufrufe; der Server liest {read_tps} und schreibt {write_tps} Tokens/s)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="219"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="222"/>
         <source>Estimate: research and report take about {duration} here ({calls} LLM calls; the server reads {read_tps} and writes {write_tps} tokens/s; {excerpts} of up to {allowed} excerpts are read within the time budget)</source>
         <translation>Schätzung: Recherche und Bericht dauern hier etwa {duration} ({calls} LLM-Aufrufe; der Server liest {read_tps} und schreibt {write_tps} Tokens/s; im Zeitbudget werden {excerpts} von bis zu {allowed} Auszügen gelesen)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="223"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="226"/>
         <source>LLM request failed ({purpose}): {error}</source>
         <translation>LLM-Anfrage fehlgeschlagen ({purpose}): {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="224"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="227"/>
         <source>Warning: {message}</source>
         <translation>Warnung: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="225"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="228"/>
         <source>Error: {message}</source>
         <translation>Fehler: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="227"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="230"/>
         <source>Warning: {0}</source>
         <translation>Warnung: {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="228"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="231"/>
         <source>Cancelled; resume to continue from here.</source>
         <translation>Abgebrochen; setzen Sie die Recherche fort, um hier weiterzumachen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="229"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="232"/>
+        <source>The report is ready.</source>
+        <translation>Der Bericht ist fertig.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="233"/>
         <source>Error: unknown step “{step}” (saved by another version?)</source>
         <translation>Fehler: unbekannter Schritt „{step}“ (von einer anderen Version gespeichert?)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="230"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="234"/>
         <source>Error: {error}. The run is paused here: resume it once the server answers.</source>
         <translation>Fehler: {error}. Die Recherche pausiert hier: setzen Sie sie fort, sobald der Server antwortet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="231"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="235"/>
         <source>Error: {error} — fix this and resume the run to continue from here.</source>
         <translation>Fehler: {error} — beheben Sie das und setzen Sie die Recherche fort, um hier weiterzumachen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="236"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="240"/>
         <source>{prompt}: the model&apos;s answer did not pass a check ({error}); it is used as it is</source>
         <translation>{prompt}: die Antwort des Modells hat eine Prüfung nicht bestanden ({error}); sie wird unverändert verwendet</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="238"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="242"/>
         <source>{prompt}: the model gave no usable answer ({error}); going on without it</source>
         <translation>{prompt}: das Modell gab keine brauchbare Antwort ({error}); es geht ohne sie weiter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="240"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="244"/>
         <source>{prompt}: {error}; going on without it</source>
         <translation>{prompt}: {error}; es geht ohne diesen Schritt weiter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="241"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="245"/>
         <source>the model proposed {proposed} tasks; the first {kept} are kept</source>
         <translation>das Modell schlug {proposed} Aufgaben vor; die ersten {kept} werden behalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="242"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="246"/>
         <source>the model called the question unanswerable, but excerpt [{excerpt}] concerns its subject ({terms}); the research goes ahead</source>
         <translation>das Modell hielt die Frage für unbeantwortbar, aber Auszug [{excerpt}] betrifft ihren Gegenstand ({terms}); die Recherche geht weiter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="244"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="248"/>
         <source>to keep to the time budget, the research reads {excerpts} of up to {allowed} excerpts, with no task summaries by the LLM, so that the run takes about {duration} on this LLM server (Settings: time budget; 0 reads all)</source>
         <translation>um im Zeitbudget zu bleiben, liest die Recherche {excerpts} von bis zu {allowed} Auszügen, ohne Zusammenfassungen der Aufgaben durch das LLM, sodass sie auf diesem LLM-Server etwa {duration} dauert (Einstellungen: Zeitbudget; 0 liest alles)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="248"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="252"/>
         <source>task {task_id}: none of the {read} excerpts just read helped; its {skipped} lower-ranked search results are not read</source>
         <translation>Aufgabe {task_id}: keiner der {read} eben gelesenen Auszüge half; ihre {skipped} niedriger eingestuften Suchtreffer werden nicht gelesen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="250"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="254"/>
         <source>no usable answer for {count} excerpts ({error}); they were skipped</source>
         <translation>keine brauchbare Antwort für {count} Auszüge ({error}); sie wurden übersprungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="251"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="255"/>
         <source>stopped following references into {doc}: followed {times} times for task {task_id}</source>
         <translation>Verweisen in {doc} wird nicht mehr gefolgt: {times}-mal für Aufgabe {task_id} gefolgt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="253"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="257"/>
         <source>{filtered} of {total} findings ({share}) drifted from the question and were set aside; check the plan or the clarification if the report misses something.</source>
         <translation>{filtered} von {total} Befunden ({share}) wichen von der Frage ab und wurden aussortiert; prüfen Sie Plan oder Klärung, falls dem Bericht etwas fehlt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="255"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="259"/>
         <source>synthesis: {count} statement(s) named no source and were left out</source>
         <translation>Synthese: {count} Aussage(n) nannten keine Quelle und wurden weggelassen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="256"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="260"/>
         <source>synthesis: the model could not write a usable answer ({error}); the report lists the evidence instead</source>
         <translation>Synthese: das Modell konnte keine brauchbare Antwort schreiben ({error}); der Bericht listet stattdessen die Belege auf</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="258"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="262"/>
         <source>synthesis: the revision gave no usable answer ({error}); the first answer stands</source>
         <translation>Synthese: die Überarbeitung gab keine brauchbare Antwort ({error}); die erste Antwort bleibt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="270"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="274"/>
         <source>{0}%</source>
         <comment>a percentage</comment>
         <translation>{0}&#xa0;%</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="273"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="277"/>
         <source>{0} s</source>
         <translation>{0} s</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="274"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="278"/>
         <source>%n minute(s)</source>
         <translation>
             <numerusform>%n Minute</numerusform>
@@ -1392,52 +1397,52 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="284"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="288"/>
         <source>ended by you</source>
         <translation>von Ihnen beendet</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="284"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="288"/>
         <source>the last round was reached</source>
         <translation>letzte Runde erreicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="285"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="289"/>
         <source>the token budget was reached</source>
         <translation>Token-Budget erreicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="286"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="290"/>
         <source>nothing new was found</source>
         <translation>nichts Neues gefunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="287"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="291"/>
         <source>the model gave no usable answer</source>
         <translation>das Modell gab keine brauchbare Antwort</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="288"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="292"/>
         <source>automatic</source>
         <translation>automatisch</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="288"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="292"/>
         <source>done</source>
         <translation>erledigt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="288"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="292"/>
         <source>skipped</source>
         <translation>übersprungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="289"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="293"/>
         <source>running</source>
         <translation>läuft</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="289"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="293"/>
         <source>pending</source>
         <translation>offen</translation>
     </message>

@@ -3,25 +3,25 @@
 <context>
     <name>ChatPanel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="116" />
+        <location filename="../../desktop/ui/chat_panel.py" line="118" />
         <source>%n gap(s)</source>
         <translation>
             <numerusform>%n gap</numerusform><numerusform>%n gaps</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="127" />
+        <location filename="../../desktop/ui/chat_panel.py" line="129" />
         <source>%Ln new chunk(s)</source>
         <translation>
             <numerusform>%Ln new chunk</numerusform><numerusform>%Ln new chunks</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="130" />
+        <location filename="../../desktop/ui/chat_panel.py" line="132" />
         <source>%Ln seen before</source>
         <translation>
             <numerusform>%Ln seen before</numerusform><numerusform>%Ln seen before</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="185" />
+        <location filename="../../desktop/ui/chat_panel.py" line="188" />
         <source>%Ln new</source>
         <translation>
             <numerusform>%Ln new</numerusform><numerusform>%Ln new</numerusform></translation>
@@ -141,13 +141,13 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="271" />
+        <location filename="../../desktop/ui/main_window.py" line="272" />
         <source>KB: {0} · %Ln document(s)</source>
         <translation>
             <numerusform>KB: {0} · %Ln document</numerusform><numerusform>KB: {0} · %Ln documents</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="272" />
+        <location filename="../../desktop/ui/main_window.py" line="273" />
         <source> · %Ln chunk(s) to embed</source>
         <translation>
             <numerusform> · %Ln chunk to embed</numerusform><numerusform> · %Ln chunks to embed</numerusform></translation>
@@ -189,7 +189,7 @@
             <numerusform>%Ln token · {0} s</numerusform><numerusform>%Ln tokens · {0} s</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="274" />
+        <location filename="../../desktop/ui/progress_panel.py" line="278" />
         <source>%n minute(s)</source>
         <translation>
             <numerusform>%n minute</numerusform><numerusform>%n minutes</numerusform></translation>

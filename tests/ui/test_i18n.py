@@ -123,6 +123,13 @@ def test_chat_panel_in_german(qtbot: Any, german: None) -> None:
     assert "1 neue Passage, 2 bereits bekannt; Abdeckung 45 %" in text  # (toPlainText makes the NBSP a space)
     assert chat.chunks.topLevelItem(0).text(0) == "Runde 1: 1 neu, 2 bereits bekannt"
     assert chat.coverage.text() == f"Abdeckung 45{NBSP}%"
+    progress = ProgressPanel()
+    qtbot.addWidget(progress)
+    chat.word = progress.word  # as the window wires it
+    done = _state().model_copy(update={"status": "done", "pending": None, "message": "The report is ready.",
+                                       "message_key": "run_done"})
+    chat.show_state(run_view(done))
+    assert "Der Bericht ist fertig." in chat.transcript.toPlainText() and "ready" not in chat.transcript.toPlainText()
 
 
 def test_progress_panel_and_history_in_german(qtbot: Any, german: None) -> None:
