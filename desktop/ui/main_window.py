@@ -79,7 +79,10 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(center)
         self.kb_dock = self._dock(self.kb, self.tr("Knowledge base"), Qt.DockWidgetArea.LeftDockWidgetArea, "kb")
         self.viewer_dock = self._dock(self.viewer, self.tr("PDF"), Qt.DockWidgetArea.RightDockWidgetArea, "pdf")
-        self.default_layout = True  # until a remembered or handed-over layout replaces it
+        # a page at 40 % of the window's width can be read; set before the first paint (a resize after it
+        # repaints the whole window once more); a remembered or handed-over layout replaces it
+        self.resizeDocks([self.kb_dock, self.viewer_dock], [round(0.2 * self.width()), round(0.4 * self.width())],
+                         Qt.Orientation.Horizontal)
         self.guide: GuideDialog | None = None  # Help → User guide, made on first use
         self.llm_status, self.kb_status = QLabel(), QLabel()
         self.statusBar().addPermanentWidget(self.kb_status)
@@ -366,19 +369,6 @@ class MainWindow(QMainWindow):
         box = QMessageBox(QMessageBox.Icon.Information, self.tr("About Rabbithole"), text, parent=self)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()  # not exec(): the window keeps working
-
-    def showEvent(self, event) -> None:  # noqa: ANN001, N802
-        super().showEvent(event)
-        if self.default_layout:  # once the window is laid out at its width: a page at 40 % of it can be read
-            QTimer.singleShot(0, self, self._default_docks)  # with self as context: not after it is deleted
-
-    def _default_docks(self) -> None:
-        if not self.default_layout:  # a remembered or handed-over layout came first
-            return
-        self.default_layout = False
-        width = self.width()
-        self.resizeDocks([self.kb_dock, self.viewer_dock], [round(0.2 * width), round(0.4 * width)],
-                         Qt.Orientation.Horizontal)
 
     def closeEvent(self, event) -> None:  # noqa: ANN001, N802
         self.closing.emit()

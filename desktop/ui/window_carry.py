@@ -40,7 +40,6 @@ def take_over(window: MainWindow, carried: Carried) -> None:
     """Show in ``window`` what the window it replaces showed, and go on where that one was."""
     window.restoreGeometry(carried.geometry)
     window.restoreState(carried.layout)
-    window.default_layout = False
     if carried.database:
         window.kb.set_databases(window.bridge.databases(), select=carried.database)
     if carried.state is not None:

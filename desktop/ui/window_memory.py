@@ -54,7 +54,6 @@ def recall(paths: AppPaths, window: MainWindow) -> None:
             return
         window.restoreGeometry(_bytes(data["geometry"]))
         window.restoreState(_bytes(data["layout"]))
-        window.default_layout = False
         for splitter in window.findChildren(QSplitter):
             if state := data.get("splitters", {}).get(splitter.objectName()):
                 splitter.restoreState(_bytes(state))
