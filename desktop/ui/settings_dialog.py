@@ -1,6 +1,7 @@
 """The settings dialog: tabs generated from the settings schema (``settings_form``) plus the LLM server
-tools: test the connection, list the models, pull one. The tools use the values typed in the dialog,
-not the saved ones, and every server call goes through the bridge, so the dialog never blocks."""
+tools: test the connection, list the models, pull one (``model_pull``). The tools use the values typed
+in the dialog, not the saved ones, and every server call goes through the bridge, so the dialog never
+blocks."""
 
 from __future__ import annotations
 
@@ -11,31 +12,19 @@ from pydantic import ValidationError
 from PySide6.QtCore import QLocale, Qt
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QDialogButtonBox, QFrame, QLabel, QLineEdit, QProgressBar, QPushButton,
+    QComboBox, QDialog, QDialogButtonBox, QFrame, QLabel, QLineEdit, QPushButton,
     QScrollArea, QTabWidget, QVBoxLayout, QWidget,
 )
 
 from desktop.bridge.bridge import EngineBridge, user_message
 from desktop.bridge.worker import Op
-from desktop.bridge.kb_views import HealthView, ModelView, PullView
+from desktop.bridge.kb_views import HealthView, ModelView
 from desktop.paths import resolve_paths
 from desktop.settings import KbSettings, LlmSettings, ResearchSettings, Settings
+from desktop.ui.model_pull import ERROR_COLOR, GB, OK_COLOR, WARN_COLOR, ModelPull, say, status_label
 from desktop.ui.settings_form import ComboBox, Editor, SettingsForm, field_label, hbox, model_section
 
-OK_COLOR, WARN_COLOR, ERROR_COLOR = "#1a7f37", "#9a6700", "#c62828"
 OFFLINE_EMBEDDER = "offline"
-GB = 1e9  # Ollama counts in decimal gigabytes
-
-
-def _say(label: QLabel, text: str, color: str | None = None) -> None:
-    label.setStyleSheet(f"color: {color};" if color else "")
-    label.setText(text)
-    label.setVisible(bool(text))
-
-
-def _status_label() -> QLabel:
-    # selectable: error messages get copied into bug reports and searches
-    return QLabel(wordWrap=True, visible=False, textInteractionFlags=Qt.TextInteractionFlag.TextSelectableByMouse)
 
 
 class SettingsDialog(QDialog):
@@ -50,9 +39,6 @@ class SettingsDialog(QDialog):
         self._closed = False  # results arriving after close are dropped
         self._ops: list[Op] = []
         self._listed_backend = "ollama"
-        self._pull_op: Op | None = None
-        self._pull_serial = 0  # progress of a cancelled pull can still be queued: match it to its pull
-        self._layers: dict[str, tuple[int, int]] = {}
         self._refresh_buttons: list[QPushButton] = []
         self._model_notes: list[QLabel] = []
 
@@ -84,7 +70,7 @@ class SettingsDialog(QDialog):
             mode.currentIndexChanged.connect(self._sync_server_fields)
         self._sync_server_fields()
 
-        self.message = _status_label()
+        self.message = status_label()
         self.button_box = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
                                            | QDialogButtonBox.StandardButton.RestoreDefaults)
         restore = self.button_box.button(QDialogButtonBox.StandardButton.RestoreDefaults)
@@ -116,7 +102,7 @@ class SettingsDialog(QDialog):
         box.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         refresh = QPushButton(self.tr("Refresh"), clicked=self.refresh_models,
                               toolTip=self.tr("Ask the server (as typed on the LLM tab) which models it has"))
-        note = _status_label()
+        note = status_label()
         self._refresh_buttons.append(refresh)
         self._model_notes.append(note)
         cell = QWidget()
@@ -133,19 +119,14 @@ class SettingsDialog(QDialog):
             source = self.tr("from $OLLAMA_HOST") if os.environ.get("OLLAMA_HOST") else self.tr("default")
             host.setPlaceholderText(f"{LlmSettings().resolved_host()} ({source})")
         self.test_button = QPushButton(self.tr("Test connection"), clicked=self.test_connection)
-        self.test_result = _status_label()
+        self.test_result = status_label()
         for widget in (self.test_result, hbox(self.test_button)):  # each lands right below: add in reverse
             self.llm_form.insert_after("api_key", widget)
-        self.pull_button = QPushButton(self.tr("Pull model"), clicked=self.pull_model,
-                                       toolTip=self.tr("Download the model named above to the Ollama server"))
-        self.pull_cancel_button = QPushButton(self.tr("Cancel download"), clicked=self.cancel_pull, enabled=False)
-        self.pull_bar = QProgressBar(visible=False)
-        self.pull_status = _status_label()
-        for widget in (self.pull_status, self.pull_bar, hbox(self.pull_button, self.pull_cancel_button)):
-            self.llm_form.insert_after("model", widget)
+        self.pull = ModelPull(self._bridge, self._typed_llm, self.refresh_models)
+        self.llm_form.insert_after("model", self.pull)
         backend = self.llm_form.editor("backend")
         if isinstance(backend, QComboBox):  # only Ollama can pull
-            backend.currentIndexChanged.connect(lambda: self._set_pulling(self._pull_op is not None))
+            backend.currentIndexChanged.connect(lambda: self.pull.set_backend(backend.currentData() == "ollama"))
 
     def _sync_server_fields(self) -> None:
         """The Chroma server's fields matter only in server mode."""
@@ -158,7 +139,7 @@ class SettingsDialog(QDialog):
     def _folder_notes(self) -> QWidget:
         self._default_data_dir = resolve_paths().data_dir
         edit = self.folders_form.editor("data_dir")
-        self.folder_effective = _status_label()
+        self.folder_effective = status_label()
         if isinstance(edit, QLineEdit):
             edit.setPlaceholderText(self.tr("{path} (default)").format(path=self._default_data_dir))
             edit.textChanged.connect(self._show_effective_folder)
@@ -174,7 +155,7 @@ class SettingsDialog(QDialog):
 
     def _show_effective_folder(self, text: str) -> None:
         path = Path(text.strip()).expanduser() if text.strip() else self._default_data_dir
-        _say(self.folder_effective, self.tr("Databases will live in: {path}").format(path=path))
+        say(self.folder_effective, self.tr("Databases will live in: {path}").format(path=path))
 
     # --- values -------------------------------------------------------------------------------------------------
 
@@ -189,7 +170,7 @@ class SettingsDialog(QDialog):
 
     def current_settings(self) -> Settings | None:
         """The settings as typed, validated; None (with the problems shown in red) when any is invalid."""
-        _say(self.message, "")
+        say(self.message, "")
         top = self.folders_form.value()
         sections = {name: form.value() for name, form in self._sections.items()}
         if top is None or any(v is None for v in sections.values()):
@@ -197,7 +178,7 @@ class SettingsDialog(QDialog):
         try:
             new = Settings.model_validate({**dict(top), **sections})
         except ValidationError as exc:  # only a rule across sections can get here
-            _say(self.message, "; ".join(e["msg"] for e in exc.errors()), ERROR_COLOR)
+            say(self.message, "; ".join(e["msg"] for e in exc.errors()), ERROR_COLOR)
             return None
         problems = self._problems(new)
         for path, text in problems:
@@ -241,7 +222,7 @@ class SettingsDialog(QDialog):
                 scroll.ensureWidgetVisible(widget)
             widget.setFocus()
         if not self.message.text():
-            _say(self.message, self.tr("%n field(s) need correcting (marked in red).", "", sum(counts)), ERROR_COLOR)
+            say(self.message, self.tr("%n field(s) need correcting (marked in red).", "", sum(counts)), ERROR_COLOR)
 
     def accept(self) -> None:
         new = self.current_settings()
@@ -251,7 +232,7 @@ class SettingsDialog(QDialog):
         try:
             self._bridge.apply_settings(new)
         except OSError as exc:  # a read-only or full disk: keep the dialog and the typed values
-            _say(self.message, self.tr("Could not save the settings: {error}").format(error=exc), ERROR_COLOR)
+            say(self.message, self.tr("Could not save the settings: {error}").format(error=exc), ERROR_COLOR)
             return
         self.result_settings = new
         super().accept()
@@ -264,10 +245,10 @@ class SettingsDialog(QDialog):
     def done(self, result: int) -> None:
         """Closing stops what the dialog started (a pull too: Ollama resumes it next time)."""
         self._closed = True
-        for op in [*self._ops, *([self._pull_op] if self._pull_op else [])]:
+        for op in self._ops:
             op.cancel()
         self._ops.clear()
-        self._pull_op = None
+        self.pull.stop()
         super().done(result)
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
@@ -282,7 +263,7 @@ class SettingsDialog(QDialog):
     def _typed_llm(self, label: QLabel) -> LlmSettings | None:
         llm = self.llm_form.value()
         if not isinstance(llm, LlmSettings):
-            _say(label, self.tr("Correct the fields marked in red first."), ERROR_COLOR)
+            say(label, self.tr("Correct the fields marked in red first."), ERROR_COLOR)
             return None
         return llm
 
@@ -291,7 +272,7 @@ class SettingsDialog(QDialog):
         if llm is None:
             return
         self.test_button.setEnabled(False)
-        _say(self.test_result, self.tr("Connecting to {host}…").format(host=llm.resolved_host()))
+        say(self.test_result, self.tr("Connecting to {host}…").format(host=llm.resolved_host()))
         self._track(self._bridge.check_llm(llm, self._on_health, self._on_check_failed))
 
     def _on_health(self, health: HealthView) -> None:
@@ -299,13 +280,13 @@ class SettingsDialog(QDialog):
             return
         self.test_button.setEnabled(True)
         if not health.ok:
-            _say(self.test_result, health.message, ERROR_COLOR)
+            say(self.test_result, health.message, ERROR_COLOR)
             return
         models = self.tr("%n model(s)", "", len(health.models))
         ready = self.tr("model ready") if health.model_ready else self.tr("model not installed: pull it or choose another")
         text = (self.tr("Connected to {host}, version {version}, {models}; {ready}") if health.version
                 else self.tr("Connected to {host}, {models}; {ready}"))
-        _say(self.test_result, text.format(host=health.host, version=health.version, models=models, ready=ready),
+        say(self.test_result, text.format(host=health.host, version=health.version, models=models, ready=ready),
              OK_COLOR if health.model_ready else WARN_COLOR)
 
     def refresh_models(self) -> None:
@@ -321,7 +302,7 @@ class SettingsDialog(QDialog):
         for button in self._refresh_buttons:
             button.setEnabled(True)
         for note in self._model_notes:
-            _say(note, text, color)
+            say(note, text, color)
 
     def _on_models(self, models: list[ModelView]) -> None:
         if self._closed:
@@ -353,72 +334,8 @@ class SettingsDialog(QDialog):
         """A check that failed outright (not an unhealthy answer): say why beside the button."""
         if not self._closed:
             self.test_button.setEnabled(True)
-            _say(self.test_result, user_message(exc), ERROR_COLOR)
+            say(self.test_result, user_message(exc), ERROR_COLOR)
 
     def _on_list_failed(self, exc: BaseException) -> None:
         if not self._closed:
             self._end_listing(user_message(exc), ERROR_COLOR)
-
-    def pull_model(self) -> None:
-        llm = self._typed_llm(self.pull_status)
-        if llm is None:
-            return
-        self._pull_serial += 1
-        serial = self._pull_serial
-        self._layers.clear()
-        self.pull_bar.setRange(0, 0)  # busy until the server names sizes
-        self.pull_bar.setFormat(self.tr("%p%"))
-        self.pull_bar.show()
-        self._set_pulling(True)
-        _say(self.pull_status, self.tr("Pulling {model}…").format(model=llm.model))
-        self._pull_op = self._bridge.pull_model(
-            llm.model, lambda step: self._on_pull_progress(serial, step), lambda model: self._on_pulled(serial, model),
-            lambda message: self._on_pull_failed(serial, message), llm=llm)
-
-    def _set_pulling(self, pulling: bool) -> None:
-        backend = self.llm_form.editor("backend")
-        ollama = not isinstance(backend, QComboBox) or backend.currentData() == "ollama"
-        self.pull_button.setEnabled(ollama and not pulling)
-        self.pull_cancel_button.setEnabled(pulling)
-
-    def _current_pull(self, serial: int) -> bool:
-        return not self._closed and serial == self._pull_serial and self._pull_op is not None
-
-    def _on_pull_progress(self, serial: int, step: PullView) -> None:
-        if not self._current_pull(serial):
-            return
-        _say(self.pull_status, step.status)
-        if step.total:  # Ollama reports each layer on its own: sum them
-            self._layers[step.status] = (step.completed or 0, step.total)
-        done = sum(c for c, _ in self._layers.values())
-        total = sum(t for _, t in self._layers.values())
-        if total:
-            self.pull_bar.setRange(0, 1000)
-            self.pull_bar.setValue(round(1000 * done / total))
-            locale = QLocale()
-            self.pull_bar.setFormat(self.tr("{percent}% · {done} / {total} GB").format(
-                percent=locale.toString(100 * done // total), done=locale.toString(done / GB, "f", 2),
-                total=locale.toString(total / GB, "f", 2)))
-
-    def _end_pull(self, text: str, color: str | None, finished: bool = False) -> None:
-        self._pull_op = None
-        self._pull_serial += 1  # whatever of this pull is still queued is stale now
-        self._set_pulling(False)
-        self.pull_bar.setRange(0, 1000)
-        self.pull_bar.setValue(1000)
-        self.pull_bar.setVisible(finished)
-        _say(self.pull_status, text, color)
-
-    def _on_pulled(self, serial: int, model: str) -> None:
-        if self._current_pull(serial):
-            self._end_pull(self.tr("Pulled {model}; it is ready to use.").format(model=model), OK_COLOR, True)
-            self.refresh_models()
-
-    def _on_pull_failed(self, serial: int, message: str) -> None:
-        if self._current_pull(serial):
-            self._end_pull(message, ERROR_COLOR)
-
-    def cancel_pull(self) -> None:
-        if self._pull_op is not None:
-            self._pull_op.cancel()
-            self._end_pull(self.tr("Download cancelled."), None)

@@ -54,12 +54,12 @@
         <translation>Ihre Antwort… ({key})</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="116"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="117"/>
         <source>{round} · {new}, {seen} · {gaps}</source>
         <translation>{round} · {new}, {seen} · {gaps}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="118"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="119"/>
         <source>%n gap(s)</source>
         <translation>
             <numerusform>%n Lücke</numerusform>
@@ -67,12 +67,12 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="126"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="127"/>
         <source>Round {0}/{1}</source>
         <translation>Runde {0}/{1}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="129"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="130"/>
         <source>%Ln new chunk(s)</source>
         <translation>
             <numerusform>%Ln neue Passage</numerusform>
@@ -80,7 +80,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="132"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="133"/>
         <source>%Ln seen before</source>
         <translation>
             <numerusform>%Ln bereits bekannt</numerusform>
@@ -88,23 +88,23 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="136"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="137"/>
         <source>{0}%</source>
         <comment>a percentage</comment>
         <translation>{0}&#xa0;%</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="161"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="162"/>
         <source>{new}, {seen}; coverage {coverage}</source>
         <translation>{new}, {seen}; Abdeckung {coverage}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="187"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="188"/>
         <source>Round {round}: {new}, {seen}</source>
         <translation>Runde {round}: {new}, {seen}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="188"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="189"/>
         <source>%Ln new</source>
         <translation>
             <numerusform>%Ln neu</numerusform>
@@ -127,33 +127,33 @@
         <translation>Antwort senden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="141"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="142"/>
         <source>Choose a knowledge base on the left, then ask your question below. Rabbithole searches the documents, asks what it needs to know, proposes a plan you can edit, and writes a report whose every claim cites document and page.</source>
         <translation>Wählen Sie links eine Wissensdatenbank und stellen Sie dann unten Ihre Frage. Rabbithole durchsucht die Dokumente, fragt nach, was es wissen muss, schlägt einen Plan vor, den Sie bearbeiten können, und schreibt einen Bericht, in dem jede Aussage mit Dokument und Seite belegt ist.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="144"/>
-        <location filename="../../desktop/ui/chat_panel.py" line="173"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="145"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="174"/>
         <source>You:</source>
         <translation>Sie:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="149"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="150"/>
         <source>Refined question:</source>
         <translation>Präzisierte Frage:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="159"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="160"/>
         <source>searched: </source>
         <translation>Suchanfragen: </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="165"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="166"/>
         <source>Gaps:</source>
         <translation>Lücken:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="171"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="172"/>
         <source>The question looks well covered: end clarification to go on, or answer to refine it.</source>
         <translation>Die Frage scheint gut abgedeckt: Beenden Sie die Klärung, um fortzufahren, oder antworten Sie, um die Frage zu präzisieren.</translation>
     </message>
@@ -584,108 +584,108 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         <translation>PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="160"/>
+        <location filename="../../desktop/ui/main_window.py" line="163"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="161"/>
+        <location filename="../../desktop/ui/main_window.py" line="164"/>
         <source>Add PDFs…</source>
         <translation>PDFs hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="162"/>
+        <location filename="../../desktop/ui/main_window.py" line="165"/>
         <source>Add folder…</source>
         <translation>Ordner hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="163"/>
+        <location filename="../../desktop/ui/main_window.py" line="166"/>
         <source>Export report…</source>
         <translation>Bericht exportieren…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="165"/>
+        <location filename="../../desktop/ui/main_window.py" line="168"/>
         <source>Quit</source>
         <translation>Beenden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="166"/>
+        <location filename="../../desktop/ui/main_window.py" line="169"/>
         <source>&amp;Research</source>
         <translation>&amp;Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="167"/>
+        <location filename="../../desktop/ui/main_window.py" line="170"/>
         <source>New question</source>
         <translation>Neue Frage</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="168"/>
+        <location filename="../../desktop/ui/main_window.py" line="171"/>
         <source>History…</source>
         <translation>Verlauf…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="169"/>
+        <location filename="../../desktop/ui/main_window.py" line="172"/>
         <source>Stop run</source>
         <translation>Recherche anhalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="170"/>
+        <location filename="../../desktop/ui/main_window.py" line="173"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="172"/>
+        <location filename="../../desktop/ui/main_window.py" line="175"/>
         <source>Language</source>
         <translation>Sprache</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="174"/>
+        <location filename="../../desktop/ui/main_window.py" line="177"/>
         <source>System language</source>
         <translation>Sprache des Systems</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="180"/>
+        <location filename="../../desktop/ui/main_window.py" line="183"/>
         <source>&amp;Settings</source>
         <translation>&amp;Einstellungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="181"/>
+        <location filename="../../desktop/ui/main_window.py" line="184"/>
         <source>Preferences…</source>
         <translation>Einstellungen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="182"/>
+        <location filename="../../desktop/ui/main_window.py" line="185"/>
         <source>Check LLM connection</source>
         <translation>LLM-Verbindung prüfen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="183"/>
+        <location filename="../../desktop/ui/main_window.py" line="186"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="184"/>
+        <location filename="../../desktop/ui/main_window.py" line="187"/>
         <source>User guide</source>
         <translation>Benutzerhandbuch</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="186"/>
-        <location filename="../../desktop/ui/main_window.py" line="366"/>
+        <location filename="../../desktop/ui/main_window.py" line="189"/>
+        <location filename="../../desktop/ui/main_window.py" line="369"/>
         <source>About Rabbithole</source>
         <translation>Über Rabbithole</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="218"/>
+        <location filename="../../desktop/ui/main_window.py" line="221"/>
         <source>Working…</source>
         <translation>Wird ausgeführt…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="230"/>
+        <location filename="../../desktop/ui/main_window.py" line="233"/>
         <source>Choose or create a knowledge base first.</source>
         <translation>Wählen oder erstellen Sie zuerst eine Wissensdatenbank.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="272"/>
+        <location filename="../../desktop/ui/main_window.py" line="275"/>
         <source>KB: {0} · %Ln document(s)</source>
         <translation>
             <numerusform>Wissensdatenbank: {0} · %Ln Dokument</numerusform>
@@ -693,7 +693,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="273"/>
+        <location filename="../../desktop/ui/main_window.py" line="276"/>
         <source> · %Ln chunk(s) to embed</source>
         <translation>
             <numerusform> · %Ln Passage noch einzubetten</numerusform>
@@ -701,61 +701,104 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="277"/>
+        <location filename="../../desktop/ui/main_window.py" line="280"/>
         <source>LLM: {0} ✓</source>
         <translation>LLM: {0} ✓</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="280"/>
+        <location filename="../../desktop/ui/main_window.py" line="283"/>
         <source>LLM: not ready</source>
         <translation>LLM: nicht bereit</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="283"/>
+        <location filename="../../desktop/ui/main_window.py" line="286"/>
         <source>The LLM server does not answer. Start Ollama (ollama serve) or point Rabbithole to your team&apos;s LLM server in Settings → LLM. The knowledge base works meanwhile.</source>
         <translation>Der LLM-Server antwortet nicht. Starten Sie Ollama (ollama serve) oder verweisen Sie Rabbithole unter Einstellungen → LLM auf den LLM-Server Ihres Teams. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="286"/>
+        <location filename="../../desktop/ui/main_window.py" line="289"/>
         <source>The model {0} is not on the LLM server. Pull it (ollama pull {0}, or Settings → LLM → Pull model) or choose another one in Settings → LLM. The knowledge base works meanwhile.</source>
         <translation>Das Modell {0} ist nicht auf dem LLM-Server. Laden Sie es herunter (ollama pull {0} oder Einstellungen → LLM → Modell herunterladen) oder wählen Sie unter Einstellungen → LLM ein anderes. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="289"/>
+        <location filename="../../desktop/ui/main_window.py" line="292"/>
         <source>Details: {0}</source>
         <translation>Details: {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="295"/>
+        <location filename="../../desktop/ui/main_window.py" line="298"/>
         <source>The quote of source [{n}] was not found in the document, so nothing is highlighted: read the page to check what the answer says.</source>
         <translation>Das Zitat der Quelle [{n}] wurde im Dokument nicht gefunden, daher ist nichts markiert: Lesen Sie die Seite, um zu prüfen, was die Antwort sagt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="302"/>
+        <location filename="../../desktop/ui/main_window.py" line="305"/>
         <source>“{doc}” is not in the knowledge base shown; choose its knowledge base to open it.</source>
         <translation>„{doc}“ ist nicht in der angezeigten Wissensdatenbank; wählen Sie seine Wissensdatenbank, um es zu öffnen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="315"/>
+        <location filename="../../desktop/ui/main_window.py" line="318"/>
         <source>There is no report to export yet.</source>
         <translation>Es gibt noch keinen Bericht zum Exportieren.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="325"/>
+        <location filename="../../desktop/ui/main_window.py" line="328"/>
         <source>Written to {folder}: {files}</source>
         <translation>Geschrieben nach {folder}: {files}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="347"/>
+        <location filename="../../desktop/ui/main_window.py" line="350"/>
         <source>The new data folder is used from the next start.</source>
         <translation>Der neue Datenordner wird ab dem nächsten Start verwendet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="364"/>
+        <location filename="../../desktop/ui/main_window.py" line="367"/>
         <source>Rabbithole {version} — offline research over your PDFs with a local LLM.
 Data folder: {folder}</source>
         <translation>Rabbithole {version} — Offline-Recherche in Ihren PDFs mit einem lokalen LLM.
 Datenordner: {folder}</translation>
+    </message>
+</context>
+<context>
+    <name>ModelPull</name>
+    <message>
+        <location filename="../../desktop/ui/model_pull.py" line="46"/>
+        <source>Pull model</source>
+        <translation>Modell herunterladen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/model_pull.py" line="47"/>
+        <source>Download the model named above to the Ollama server</source>
+        <translation>Das oben angegebene Modell auf den Ollama-Server herunterladen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/model_pull.py" line="48"/>
+        <source>Cancel download</source>
+        <translation>Download abbrechen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/model_pull.py" line="69"/>
+        <source>%p%</source>
+        <translation>%p&#xa0;%</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/model_pull.py" line="72"/>
+        <source>Pulling {model}…</source>
+        <translation>{model} wird heruntergeladen…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/model_pull.py" line="80"/>
+        <source>Download cancelled.</source>
+        <translation>Download abgebrochen.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/model_pull.py" line="108"/>
+        <source>{percent}% · {done} / {total} GB</source>
+        <translation>{percent}&#xa0;% · {done} / {total} GB</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/model_pull.py" line="123"/>
+        <source>Pulled {model}; it is ready to use.</source>
+        <translation>{model} wurde heruntergeladen und ist einsatzbereit.</translation>
     </message>
 </context>
 <context>
@@ -1651,127 +1694,107 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="46"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="35"/>
         <source>Settings</source>
         <translation>Einstellungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="75"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="61"/>
         <source>LLM</source>
         <translation>LLM</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="76"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="62"/>
         <source>Knowledge base</source>
         <translation>Wissensdatenbank</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="77"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="63"/>
         <source>Research</source>
         <translation>Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="78"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="64"/>
         <source>Folders</source>
         <translation>Ordner</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="91"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="77"/>
         <source>Put this tab&apos;s settings back to their defaults</source>
         <translation>Einstellungen dieses Reiters auf die Standardwerte zurücksetzen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="117"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="103"/>
         <source>Refresh</source>
         <translation>Aktualisieren</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="118"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="104"/>
         <source>Ask the server (as typed on the LLM tab) which models it has</source>
         <translation>Beim Server (wie im Reiter „LLM“ eingetragen) abfragen, welche Modelle er bereitstellt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="133"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="119"/>
         <source>from $OLLAMA_HOST</source>
         <translation>aus $OLLAMA_HOST</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="133"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="119"/>
         <source>default</source>
         <translation>Standard</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="135"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="121"/>
         <source>Test connection</source>
         <translation>Verbindung testen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="139"/>
-        <source>Pull model</source>
-        <translation>Modell herunterladen</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="140"/>
-        <source>Download the model named above to the Ollama server</source>
-        <translation>Das oben angegebene Modell auf den Ollama-Server herunterladen</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="141"/>
-        <source>Cancel download</source>
-        <translation>Download abbrechen</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="163"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="144"/>
         <source>{path} (default)</source>
         <translation>{path} (Standard)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="165"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="146"/>
         <source>In use now: {path}</source>
         <translation>Derzeit verwendet: {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="166"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="147"/>
         <source>Empty means the platform&apos;s data folder. A change applies after Rabbithole restarts.</source>
         <translation>Leer bedeutet: der Standard-Datenordner des Betriebssystems. Eine Änderung wird nach einem Neustart von Rabbithole wirksam.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="177"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="158"/>
         <source>Databases will live in: {path}</source>
         <translation>Datenbanken werden gespeichert in: {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="212"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="193"/>
         <source>Choose or type a model name.</source>
         <translation>Wählen Sie einen Modellnamen aus oder geben Sie einen ein.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="214"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="195"/>
         <source>Server mode needs the host of the Chroma server.</source>
         <translation>Im Servermodus muss der Host des Chroma-Servers angegeben werden.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="217"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="198"/>
         <source>Use &apos;offline&apos; or &apos;ollama:MODEL&apos; (e.g. ollama:bge-m3).</source>
         <translation>Verwenden Sie „offline“ oder „ollama:MODELL“ (z. B. ollama:bge-m3).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="219"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="200"/>
         <source>Must lie between “{low}” and “{high}”.</source>
         <translation>Muss zwischen „{low}“ und „{high}“ liegen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="224"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="205"/>
         <source>Must not be more than “{other}”.</source>
         <translation>Darf nicht größer sein als „{other}“.</translation>
     </message>
-    <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="399"/>
-        <source>{percent}% · {done} / {total} GB</source>
-        <translation>{percent}&#xa0;% · {done} / {total} GB</translation>
-    </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/settings_dialog.py" line="244"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="225"/>
         <source>%n field(s) need correcting (marked in red).</source>
         <translation>
             <numerusform>%n Feld muss korrigiert werden (rot markiert).</numerusform>
@@ -1779,22 +1802,22 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="254"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="235"/>
         <source>Could not save the settings: {error}</source>
         <translation>Die Einstellungen konnten nicht gespeichert werden: {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="285"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="266"/>
         <source>Correct the fields marked in red first.</source>
         <translation>Korrigieren Sie zuerst die rot markierten Felder.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="294"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="275"/>
         <source>Connecting to {host}…</source>
         <translation>Verbindung zu {host} wird hergestellt…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/settings_dialog.py" line="304"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="285"/>
         <source>%n model(s)</source>
         <translation>
             <numerusform>%n Modell</numerusform>
@@ -1802,32 +1825,32 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="305"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="286"/>
         <source>model ready</source>
         <translation>Modell bereit</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="305"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="286"/>
         <source>model not installed: pull it or choose another</source>
         <translation>Modell nicht installiert: Laden Sie es herunter oder wählen Sie ein anderes</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="306"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="287"/>
         <source>Connected to {host}, version {version}, {models}; {ready}</source>
         <translation>Verbunden mit {host}, Version {version}, {models}; {ready}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="307"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="288"/>
         <source>Connected to {host}, {models}; {ready}</source>
         <translation>Verbunden mit {host}, {models}; {ready}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="331"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="312"/>
         <source>The bundled e5-small; needs no server</source>
         <translation>Das mitgelieferte e5-small; benötigt keinen Server</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/settings_dialog.py" line="335"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="316"/>
         <source>%n chat model(s) on the server</source>
         <translation>
             <numerusform>%n Chat-Modell auf dem Server</numerusform>
@@ -1835,34 +1858,14 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="347"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="328"/>
         <source>{size} GB</source>
         <translation>{size}&#xa0;GB</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="349"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="330"/>
         <source>context {n}</source>
         <translation>Kontext {n}</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="370"/>
-        <source>%p%</source>
-        <translation>%p&#xa0;%</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="373"/>
-        <source>Pulling {model}…</source>
-        <translation>{model} wird heruntergeladen…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="414"/>
-        <source>Pulled {model}; it is ready to use.</source>
-        <translation>{model} wurde heruntergeladen und ist einsatzbereit.</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="424"/>
-        <source>Download cancelled.</source>
-        <translation>Download abgebrochen.</translation>
     </message>
 </context>
 <context>

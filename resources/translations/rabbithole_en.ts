@@ -3,25 +3,25 @@
 <context>
     <name>ChatPanel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="118" />
+        <location filename="../../desktop/ui/chat_panel.py" line="119" />
         <source>%n gap(s)</source>
         <translation>
             <numerusform>%n gap</numerusform><numerusform>%n gaps</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="129" />
+        <location filename="../../desktop/ui/chat_panel.py" line="130" />
         <source>%Ln new chunk(s)</source>
         <translation>
             <numerusform>%Ln new chunk</numerusform><numerusform>%Ln new chunks</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="132" />
+        <location filename="../../desktop/ui/chat_panel.py" line="133" />
         <source>%Ln seen before</source>
         <translation>
             <numerusform>%Ln seen before</numerusform><numerusform>%Ln seen before</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="188" />
+        <location filename="../../desktop/ui/chat_panel.py" line="189" />
         <source>%Ln new</source>
         <translation>
             <numerusform>%Ln new</numerusform><numerusform>%Ln new</numerusform></translation>
@@ -141,13 +141,13 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="272" />
+        <location filename="../../desktop/ui/main_window.py" line="275" />
         <source>KB: {0} · %Ln document(s)</source>
         <translation>
             <numerusform>KB: {0} · %Ln document</numerusform><numerusform>KB: {0} · %Ln documents</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="273" />
+        <location filename="../../desktop/ui/main_window.py" line="276" />
         <source> · %Ln chunk(s) to embed</source>
         <translation>
             <numerusform> · %Ln chunk to embed</numerusform><numerusform> · %Ln chunks to embed</numerusform></translation>
@@ -198,19 +198,19 @@
 <context>
     <name>SettingsDialog</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/settings_dialog.py" line="244" />
+        <location filename="../../desktop/ui/settings_dialog.py" line="225" />
         <source>%n field(s) need correcting (marked in red).</source>
         <translation>
             <numerusform>%n field needs correcting (marked in red).</numerusform><numerusform>%n fields need correcting (marked in red).</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/settings_dialog.py" line="304" />
+        <location filename="../../desktop/ui/settings_dialog.py" line="285" />
         <source>%n model(s)</source>
         <translation>
             <numerusform>%n model</numerusform><numerusform>%n models</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/settings_dialog.py" line="335" />
+        <location filename="../../desktop/ui/settings_dialog.py" line="316" />
         <source>%n chat model(s) on the server</source>
         <translation>
             <numerusform>%n chat model on the server</numerusform><numerusform>%n chat models on the server</numerusform></translation>

@@ -360,31 +360,31 @@ def test_model_list_fills_from_the_server(qtbot: Any, dialog: SettingsDialog) ->
 
 def test_pull_shows_progress_and_finishes(qtbot: Any, dialog: SettingsDialog, fake: FakeOllama) -> None:
     seen: list[int] = []
-    dialog.pull_bar.valueChanged.connect(seen.append)
+    dialog.pull.pull_bar.valueChanged.connect(seen.append)
     _type(qtbot, dialog.editor("llm.model"), "qwen3:8b")
-    _click(qtbot, dialog.pull_button)
-    assert not dialog.pull_button.isEnabled() and dialog.pull_cancel_button.isEnabled()
-    qtbot.waitUntil(lambda: dialog.pull_status.text() == "Pulled qwen3:8b; it is ready to use.", timeout=WAIT_MS)
-    assert any(0 < v < 1000 for v in seen) and dialog.pull_bar.value() == 1000
-    assert "%" in dialog.pull_bar.text() and dialog.pull_bar.text().endswith("GB")
-    assert dialog.pull_button.isEnabled() and not dialog.pull_cancel_button.isEnabled()
+    _click(qtbot, dialog.pull.pull_button)
+    assert not dialog.pull.pull_button.isEnabled() and dialog.pull.pull_cancel_button.isEnabled()
+    qtbot.waitUntil(lambda: dialog.pull.pull_status.text() == "Pulled qwen3:8b; it is ready to use.", timeout=WAIT_MS)
+    assert any(0 < v < 1000 for v in seen) and dialog.pull.pull_bar.value() == 1000
+    assert "%" in dialog.pull.pull_bar.text() and dialog.pull.pull_bar.text().endswith("GB")
+    assert dialog.pull.pull_button.isEnabled() and not dialog.pull.pull_cancel_button.isEnabled()
     assert fake.requests_to("/api/pull")[0].body["model"] == "qwen3:8b"
     qtbot.waitUntil(lambda: dialog.model_box.findText("qwen3:8b") >= 0, timeout=WAIT_MS)  # listed afterwards
 
 
 def test_only_ollama_can_pull(dialog: SettingsDialog) -> None:
-    assert dialog.pull_button.isEnabled()
+    assert dialog.pull.pull_button.isEnabled()
     _choose(dialog.editor("llm.backend"), "openai")
-    assert not dialog.pull_button.isEnabled()
+    assert not dialog.pull.pull_button.isEnabled()
     _choose(dialog.editor("llm.backend"), "ollama")
-    assert dialog.pull_button.isEnabled()
+    assert dialog.pull.pull_button.isEnabled()
 
 
 def test_pull_of_an_unknown_model_says_so(qtbot: Any, dialog: SettingsDialog) -> None:
     _type(qtbot, dialog.editor("llm.model"), "no-such-model:1b")
-    _click(qtbot, dialog.pull_button)
-    qtbot.waitUntil(lambda: "cannot pull" in dialog.pull_status.text(), timeout=WAIT_MS)
-    assert "#c62828" in dialog.pull_status.styleSheet() and dialog.pull_button.isEnabled()
+    _click(qtbot, dialog.pull.pull_button)
+    qtbot.waitUntil(lambda: "cannot pull" in dialog.pull.pull_status.text(), timeout=WAIT_MS)
+    assert "#c62828" in dialog.pull.pull_status.styleSheet() and dialog.pull.pull_button.isEnabled()
 
 
 def test_cancel_stops_the_pull(qtbot: Any, dialog: SettingsDialog, bridge: EngineBridge,
@@ -395,13 +395,13 @@ def test_cancel_stops_the_pull(qtbot: Any, dialog: SettingsDialog, bridge: Engin
     with FakeOllama(CHAT, pullable=[PULLABLE], pull_delay=0.3) as slow:  # 16 progress lines: about 5 s
         _type(qtbot, dialog.editor("llm.host"), slow.url)
         _type(qtbot, dialog.editor("llm.model"), "qwen3:8b")
-        _click(qtbot, dialog.pull_button)
-        qtbot.waitUntil(lambda: 0 < dialog.pull_bar.value() < 1000, timeout=WAIT_MS)
-        assert "GB" in dialog.pull_bar.text()
-        _click(qtbot, dialog.pull_cancel_button)
-        assert dialog.pull_status.text() == "Download cancelled." and dialog.pull_bar.isHidden()
-        assert dialog.pull_button.isEnabled() and not dialog.pull_cancel_button.isEnabled()
+        _click(qtbot, dialog.pull.pull_button)
+        qtbot.waitUntil(lambda: 0 < dialog.pull.pull_bar.value() < 1000, timeout=WAIT_MS)
+        assert "GB" in dialog.pull.pull_bar.text()
+        _click(qtbot, dialog.pull.pull_cancel_button)
+        assert dialog.pull.pull_status.text() == "Download cancelled." and dialog.pull.pull_bar.isHidden()
+        assert dialog.pull.pull_button.isEnabled() and not dialog.pull.pull_cancel_button.isEnabled()
         qtbot.waitUntil(lambda: ops[0].done, timeout=WAIT_MS)
         assert ops[0].future.cancelled()
         qtbot.wait(700)  # more than two progress lines later: nothing moved
-        assert dialog.pull_status.text() == "Download cancelled." and dialog.pull_bar.isHidden()
+        assert dialog.pull.pull_status.text() == "Download cancelled." and dialog.pull.pull_bar.isHidden()
