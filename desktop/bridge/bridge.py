@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import logging
 import traceback
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ from desktop.kb.errors import KbError
 from desktop.kb.models import IngestReport
 from desktop.kb.progress import CancelToken
 from desktop.llm.factory import make_backend
+from desktop.llm.protocol import LlmBackend
 from desktop.llm.types import LlmError
 from desktop.paths import AppPaths
 from desktop.report.export import export_all
@@ -186,27 +188,31 @@ class EngineBridge(QObject):
 
     # --- the LLM --------------------------------------------------------------------------------
 
+    @asynccontextmanager
+    async def _server(self, llm: LlmSettings | None) -> AsyncIterator[LlmBackend]:
+        """A client of its own for one server call (``llm`` as typed in the settings, or the configured
+        one), closed after it: the engine's client stays with the engine."""
+        backend = make_backend(llm or self.settings.llm)
+        try:
+            yield backend
+        finally:
+            await backend.aclose()
+
     def check_llm(self, llm: LlmSettings | None = None, on_done: Handler | None = None,
                   on_error: Handler | None = None) -> Op:
         """Health of the configured server, or of ``llm`` (settings being edited); also as llmHealth
         when it is the configured one."""
 
         async def health() -> Any:
-            backend = make_backend(llm or self.settings.llm)
-            try:
+            async with self._server(llm) as backend:
                 return health_view(await backend.health())
-            finally:
-                await backend.aclose()
 
         return self.loop.run(health, on_done or self.llmHealth.emit, on_error or self._fail("LLM check"))
 
     def list_models(self, on_done: Handler, llm: LlmSettings | None = None, on_error: Handler | None = None) -> Op:
         async def models() -> Any:
-            backend = make_backend(llm or self.settings.llm)
-            try:
+            async with self._server(llm) as backend:
                 return [model_view(m) for m in await backend.list_models()]
-            finally:
-                await backend.aclose()
 
         return self.loop.run(models, on_done, on_error or self._fail("model list"))
 
@@ -216,12 +222,9 @@ class EngineBridge(QObject):
         progress = self.loop.gui(on_progress)
 
         async def pull() -> str:
-            backend = make_backend(llm or self.settings.llm)
-            try:
+            async with self._server(llm) as backend:
                 async for step in backend.pull(model):
                     progress(pull_view(step))
-            finally:
-                await backend.aclose()
             return model
 
         return self.loop.run(pull, on_done, lambda exc: on_error(user_message(exc)))

@@ -137,15 +137,17 @@ def narrate(event: ev.Event) -> Narration | None:
 def said(kind: type[S], key: str, values: dict[str, Value], **fields: Any) -> S:
     """A warning, error or stop event whose sentence the window can translate (``key``), with the
     English one as its message; ``fields`` are the event's own (a stop's status)."""
-    text = ENGLISH[key].format(**{k: _english(k, v) for k, v in values.items()})
+    text = english(Narration(key, values))
     return kind(message=text.removeprefix("warning: "), key=key, values=values, **fields)
 
 
 def describe(event: ev.Event) -> str | None:
     """The line in English, for the terminal."""
     line = narrate(event)
-    if line is None:
-        return None
+    return None if line is None else english(line)
+
+
+def english(line: Narration) -> str:
     return ENGLISH[line.key].format(**{k: _english(k, v) for k, v in line.values.items()})
 
 

@@ -15,7 +15,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-
 from desktop.llm import structured
 from desktop.llm.protocol import Check
 from desktop.llm.records import Audit, CallRecord, emit

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from typing import Protocol
 
-
 from desktop.llm.records import CallRecord
 from desktop.llm.types import (
     CallOptions, Completion, Health, Message, ModelInfo, PullProgress, Structured, T, Throughput,
@@ -34,7 +33,6 @@ class LlmBackend(Protocol):
     def stream_text(self, messages: list[Message], options: CallOptions | None = None) -> AsyncIterator[str]:
         """The answer's text as it arrives (thinking removed)."""
         ...
-
 
     async def health(self) -> Health: ...
 

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.bridge.views import LogLine, RoundView, RunView
+from desktop.bridge.views import RoundView, RunView
 from desktop.ui.icons import icon
 
 SEND_KEY = QKeySequence("Ctrl+Return")
@@ -36,7 +36,7 @@ class ChatPanel(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.word: Callable[[LogLine], str] | None = None  # words a run's message in the window's language
+        self.message_of: Callable[[RunView], str | None] = lambda state: state.message  # the window words it
         self.transcript = QTextBrowser()
         self.transcript.setOpenLinks(False)
         self.chunks = QTreeWidget()
@@ -149,7 +149,7 @@ class ChatPanel(QWidget):
         if state.refined_question:
             refined = html.escape(self.tr("Refined question:"))
             parts.append(f"<p><b>{refined}</b> {html.escape(state.refined_question)}</p>")
-        message = self.word(state.message_line) if state.message_line and self.word else state.message
+        message = self.message_of(state)
         if message:
             parts.append(f"<p><i>{html.escape(message)}</i></p>")
         return "".join(parts)

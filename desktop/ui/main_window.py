@@ -58,7 +58,7 @@ class MainWindow(QMainWindow):
         self.chat = ChatPanel()
         self.plan = PlanEditor()
         self.progress = ProgressPanel()
-        self.chat.word = self.progress.word  # a run's message in the log's words
+        self.chat.message_of = self.progress.run_message  # a run's message in the log's words
         self.report = ReportView()
         self.viewer = PdfViewer()
         self.banner = QLabel()
@@ -204,7 +204,7 @@ class MainWindow(QMainWindow):
             target = self.report if state.report else (self.progress if state.phase not in ("clarify",) else self.chat)
         self.tabs.setCurrentWidget(target)
         if state.status == "failed" and state.message:
-            self._error(self.progress.word(state.message_line) if state.message_line else state.message)
+            self._error(self.progress.run_message(state) or state.message)
 
     def _estimate(self, estimate: EstimateView) -> None:
         self.plan.estimate.show_estimate(estimate)

@@ -191,6 +191,10 @@ class ProgressPanel(QWidget):
         self.lines.append(line)
         self.log.appendPlainText(f"{line.at.strftime('%H:%M:%S')}  {self.word(line)}")
 
+    def run_message(self, state: RunView) -> str | None:
+        """What the run says about its state, in the window's language when it has a key."""
+        return self.word(state.message_line) if state.message_line else state.message
+
     def word(self, line: LogLine) -> str:
         """The line in the window's language, without its time."""
         template = self._templates().get(line.key)

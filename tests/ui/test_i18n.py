@@ -125,7 +125,7 @@ def test_chat_panel_in_german(qtbot: Any, german: None) -> None:
     assert chat.coverage.text() == f"Abdeckung 45{NBSP}%"
     progress = ProgressPanel()
     qtbot.addWidget(progress)
-    chat.word = progress.word  # as the window wires it
+    chat.message_of = progress.run_message  # as the window wires it
     done = _state().model_copy(update={"status": "done", "pending": None, "message": "The report is ready.",
                                        "message_key": "run_done"})
     chat.show_state(run_view(done))
