@@ -4,7 +4,9 @@ elapsed time, and the commands skip task, cancel and resume."""
 
 from __future__ import annotations
 
+import functools
 import time
+from collections import deque
 
 from PySide6.QtCore import QLocale, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence
@@ -103,7 +105,8 @@ class ProgressPanel(QWidget):
         self._since: float | None = None  # when the current stretch of work began; None while it waits
         self.tokens = 0
         self._draft_attempt = 0
-        self.lines: list[LogLine] = []  # what the log shows, kept to be worded again in another language
+        # what the log shows (no more than it keeps), to be worded again in another language
+        self.lines: deque[LogLine] = deque(maxlen=_MAX_LOG_LINES)
         self.clock = QTimer(self)
         self.clock.setInterval(1000)
         self.clock.timeout.connect(self._tick)
@@ -197,10 +200,14 @@ class ProgressPanel(QWidget):
 
     def word(self, line: LogLine) -> str:
         """The line in the window's language, without its time."""
-        template = self._templates().get(line.key)
+        template = self._words.get(line.key)
         if template is None:  # a line this window version has no words for: its values, not nothing
             template = " ".join(f"{{{name}}}" for name in line.values)
         return template.format(**{name: self._value(name, value) for name, value in line.values.items()})
+
+    @functools.cached_property  # a panel lives in one language: looked up once, not for every line
+    def _words(self) -> dict[str, str]:
+        return self._templates()
 
     def _templates(self) -> dict[str, str]:
         """The log's lines in the window's language, by the engine's narration keys."""

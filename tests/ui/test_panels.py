@@ -248,3 +248,15 @@ def test_the_clock_counts_the_runs_work_not_the_users_thinking(qtbot, monkeypatc
     clock[0] += 5
     panel._tick()  # the panel's one-second timer does this
     assert panel.elapsed() == 45 and "45 s" in panel.stats.text()
+
+
+def test_the_log_keeps_as_many_lines_to_reword_as_it_shows(qtbot) -> None:  # noqa: ANN001
+    """A long run's log lines were all kept for a language switch, though the log shows only the last ones."""
+    from desktop.ui import progress_panel
+
+    panel = ProgressPanel()
+    qtbot.addWidget(panel)
+    for n in range(progress_panel._MAX_LOG_LINES + 50):
+        panel.add_line(log_line(ev.TaskStarted(task_id=n, task="t", chunks=1)))
+    assert len(panel.lines) == panel.log.blockCount() == progress_panel._MAX_LOG_LINES
+    assert panel.lines[0].values["task_id"] == 50
