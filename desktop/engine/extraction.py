@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from desktop.engine import prompts as P
+from desktop.engine.focus import focused
 from desktop.engine.quote_locate import locate
 from desktop.engine.quotes import verify_quote
 from desktop.engine.research_state import Finding, QuoteRecord, WorkItem
@@ -159,11 +160,15 @@ async def _quotes(source: Source, reading: ExcerptReading) -> list[QuoteRecord]:
     return records
 
 
-def _grounded(readings: dict[str, ExcerptReading], reader: Reader, language: str) -> dict[str, ExcerptReading]:
+def _sentences(reader: Reader) -> dict[str, dict[int, str]]:
+    """Each excerpt's sentences by their numbers, as the model saw them."""
+    return {label: {u.number: src.text[u.start:u.end] for u in src.units} for label, src in reader.sources.items()}
+
+
+def _grounded(readings: dict[str, ExcerptReading], sentences: dict[str, dict[int, str]],
+              language: str) -> dict[str, ExcerptReading]:
     """The readings under the excerpts that support them (``support.regrounded``); a reading moved onto an
     excerpt that has its own is dropped, the model's own reading of it stays."""
-    sentences = {label: {u.number: src.text[u.start:u.end] for u in src.units}
-                 for label, src in reader.sources.items()}
     moved: dict[str, ExcerptReading] = {}
     kept: dict[str, ExcerptReading] = {}
     for label, reading in readings.items():
@@ -222,10 +227,13 @@ async def read_batch(ctx: StepContext, task: Todo, items: list[WorkItem], new_id
         _merge(readings, answer)
         turns += 1
     findings = []
-    for label, reading in _grounded(readings, reader, state.language).items():
+    sentences = _sentences(reader)
+    aim = f"{state.question}\n{task.task}"  # what a sentence should answer: the question, this task
+    for label, reading in _grounded(readings, sentences, state.language).items():
         source = reader.sources.get(label)
         if source is None or not reading.info.strip():
             continue  # a label the model made up, or nothing said
+        reading = reading.model_copy(update={"quote": focused(reading.quote, aim, sentences[label], state.language)})
         relevance = reading.relevance / 3
         if relevance < s.drop_relevance:
             continue

@@ -41,9 +41,11 @@ def kept_findings(ctx: StepContext) -> list[Finding]:
 def _source_block(n: int, f: Finding) -> str:
     where = f"{f.doc}, p. {f.page}" + (f", {f.section}" if f.section else "")
     label = {1: "primary", 2: "secondary", 3: "tertiary"}[f.tier]
+    # The documents' own words first: a small model restates what it reads first, and the quote is where
+    # the figure is when the reading missed it (``focus.py``).
     quotes = "".join(f'\n    verified quote: "{" ".join((q.display or "").split())}"' for q in f.verified_quotes)
     via = f" (reached through '{f.via}')" if f.via else ""
-    return f"[{n}] {where} ({label}{via}): {f.info}{quotes}"
+    return f"[{n}] {where} ({label}{via}):{quotes}\n    reading: {f.info}"
 
 
 def numbered_sources(ctx: StepContext, budget: int) -> list[Finding]:

@@ -338,6 +338,8 @@ SYNTHESIS = Prompt(
         "that say it, for example [2] or [2, 5]: only those that say it. Every statement needs at least one "
         "source. Do not write source "
         "markers or a list of sources into the text: Rabbithole adds them.\n"
+        "- When the question asks for a figure (a period, deadline, limit, amount, count or date), the first "
+        "statement gives it with its unit, as a verified quote states it.\n"
         "- Keep numbers, units, dates and section references exactly as the sources give them. Put words in "
         "quotation marks only when they are a verified quote given with that source.\n"
         "- open: at most 3 parts of the question the sources do not answer, in {language}; empty when none.\n"
