@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from desktop.kb import retrieval
+from desktop.kb import fts, retrieval
 from desktop.kb.catalog import Catalog
 from desktop.kb.embedcache import CachedEmbedder, EmbeddingCache
 from desktop.kb.embeddings import make_embedder
@@ -79,6 +79,7 @@ class KnowledgeBase:
         elif recorded != self.embedder_spec:
             self.catalog.close()
             raise EmbedderMismatch(name, recorded, self.embedder_spec)
+        fts.upgrade(self.catalog)  # a database indexed by an older version is indexed again, once
         self.sections = SectionIndex(self.catalog)
         self._doc_cache: tuple[tuple[int, int], list[DocumentInfo]] | None = None
 

@@ -11,11 +11,33 @@ from __future__ import annotations
 
 import sqlite3
 
-from desktop.kb.catalog import Catalog
-from desktop.kb.lexical import match_expression
+from desktop.kb.catalog import Catalog, row_to_chunk
+from desktop.kb.ingest import chunk_header
+from desktop.kb.lexical import fts_terms, match_expression
 
 COMMON_SHARE = 0.5  # at this document frequency FTS5's BM25 IDF is 1e-6: the term no longer ranks
 _WEIGHTS = "2.0, 1.0"  # head (document, section, title) counts twice the body
+# The index's own version, kept in the catalog's meta: a database written by an older one is indexed
+# again when opened. 2: numbers also by their value (lexical.fts_terms).
+LEXICAL_VERSION = "2"
+
+
+def upgrade(catalog: Catalog) -> int:
+    """Index every chunk again with this version's terms when the database was indexed by an older one;
+    the number of chunks indexed (0: it was current). One transaction: a crash leaves the old index."""
+    if catalog.get_meta("lexical_version") == LEXICAL_VERSION:
+        return 0
+    names = {r["doc_id"]: (r["short_name"], r["title"]) for r in catalog.query(
+        "SELECT doc_id, short_name, title FROM documents")}
+    rows = catalog.query("SELECT * FROM chunks")
+    with catalog.transaction() as db:
+        for row in rows:
+            chunk = row_to_chunk(row)
+            head = chunk_header(*names.get(chunk.doc_id, (None, "")), chunk)
+            db.execute("UPDATE chunks_fts SET head = ?, body = ? WHERE rowid = ?",
+                       (fts_terms(head, chunk.language), fts_terms(chunk.text, chunk.language), row["rowid"]))
+        db.execute("INSERT OR REPLACE INTO meta VALUES ('lexical_version', ?)", (LEXICAL_VERSION,))
+    return len(rows)
 
 
 def prune_common(catalog: Catalog, terms: list[tuple[str, ...]]) -> list[tuple[str, ...]]:

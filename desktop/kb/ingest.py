@@ -23,7 +23,7 @@ from desktop.kb.docinfo import DocProbe, probe
 from desktop.kb.embeddings import Embedder
 from desktop.kb.errors import KbError, PdfRejected
 from desktop.kb.extract import ExtractionPool, ExtractJob, PageResult, WorkerCrashed
-from desktop.kb.lexical import index_terms
+from desktop.kb.lexical import fts_terms
 from desktop.kb.models import Chunk, FileOutcome, IngestReport
 from desktop.kb.notices import MAX_LISTED, Notice, notice, pages_list
 from desktop.kb.pdf import open_pdf, tesseract_available
@@ -253,7 +253,7 @@ class Ingestor:
                 for label in heading.labels:
                     self.catalog.insert_section(db, digest, label, heading.title, piece.page, chunk.ordinal)
             head = chunk_header(info.short_name, info.title, chunk)
-            self.catalog.insert_chunk(db, chunk, index_terms(head, chunk.language), index_terms(chunk.text, chunk.language))
+            self.catalog.insert_chunk(db, chunk, fts_terms(head, chunk.language), fts_terms(chunk.text, chunk.language))
             written.chunks += 1
 
     def _why_empty(self, written: _Written, info: DocProbe) -> Notice:
