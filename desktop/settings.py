@@ -50,6 +50,7 @@ class ChunkingSettings(_Section):
     target_words: int = Field(120, ge=20, le=1000, description="Chunks are packed up to about this many words.")
     max_words: int = Field(220, ge=40, le=2000, description="A paragraph longer than this is split at sentences.")
     min_words: int = Field(25, ge=0, le=200, description="Smaller pieces join their neighbour on the same page.")
+    tables: bool = Field(True, description="Find tables on a page and index each as Markdown with its header row.")
 
 
 class KbSettings(_Section):

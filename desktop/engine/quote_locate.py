@@ -29,6 +29,8 @@ from desktop.report.model import Rect
 log = logging.getLogger(__name__)
 
 _INNER_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")
+_TABLE_ROW = re.compile(r"^\|.*\|\s*$", re.M)  # a table chunk's Markdown row (kb/tables.py)
+_RULE_ROW = re.compile(r"^\|[\s|:-]*\|\s*$")
 # A word box as MuPDF gives it: x0, y0, x1, y1, text, block, line, word number.
 _Word = tuple[float, float, float, float, str, int, int, int]
 
@@ -95,6 +97,8 @@ def _locate_on(doc: pymupdf.Document, pages: dict[int, _PageWords], number: int,
         log.info("cannot read page %d of %s: %s", number, doc.name, exc)
         return []
     page = pages[number]
+    if _TABLE_ROW.search(text):
+        return _line_rects(page, _cells_found(page, text))
     indices: list[int] = []
     pos = 0
     for part in text.split(ELLIPSIS):
@@ -104,6 +108,24 @@ def _locate_on(doc: pymupdf.Document, pages: dict[int, _PageWords], number: int,
         indices += sorted({page.owner[k] for k in range(*span) if page.owner[k] >= 0})
         pos = span[1]
     return _line_rects(page, indices)
+
+
+def _cells_found(page: _PageWords, text: str) -> list[int]:
+    """The words of a table chunk's Markdown rows: each cell looked for after the one before, as the page
+    text runs through a row (label, then figures). A header's cells are put together from several page
+    lines and may not be found; a row counts when most of its cells are."""
+    cells = [c.strip() for line in text.splitlines() if not _RULE_ROW.match(line)
+             for c in line.strip().strip("|").split("|") if c.strip()]
+    indices: list[int] = []
+    found, pos = 0, 0
+    for cell in cells:
+        span = _find(page, normalize(cell), pos)
+        if span is None:
+            continue
+        found += 1
+        indices += sorted({page.owner[k] for k in range(*span) if page.owner[k] >= 0})
+        pos = span[1]
+    return indices if cells and found * 2 > len(cells) else []
 
 
 def _find(page: _PageWords, needle: str, pos: int) -> tuple[int, int] | None:

@@ -41,7 +41,7 @@ CREATE TABLE IF NOT EXISTS chunks (
     rowid INTEGER PRIMARY KEY, chunk_id TEXT NOT NULL UNIQUE, doc_id TEXT NOT NULL, page INTEGER NOT NULL,
     ordinal INTEGER NOT NULL, char_start INTEGER NOT NULL, char_end INTEGER NOT NULL, section TEXT,
     section_title TEXT, heading_path TEXT, language TEXT NOT NULL, text TEXT NOT NULL,
-    embedded INTEGER NOT NULL DEFAULT 0);
+    embedded INTEGER NOT NULL DEFAULT 0, kind TEXT NOT NULL DEFAULT 'text', box TEXT);
 CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc_id, ordinal);
 CREATE INDEX IF NOT EXISTS chunks_page ON chunks(doc_id, page);
 CREATE INDEX IF NOT EXISTS chunks_section ON chunks(doc_id, section);
@@ -54,7 +54,10 @@ CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vocab USING fts5vocab(chunks_fts, 'row
 CREATE TABLE IF NOT EXISTS vector_deletes (chunk_id TEXT PRIMARY KEY) WITHOUT ROWID;
 """
 
-_CHUNK_COLUMNS = "chunk_id, doc_id, page, ordinal, char_start, char_end, section, section_title, heading_path, language, text"
+_CHUNK_COLUMNS = ("chunk_id, doc_id, page, ordinal, char_start, char_end, section, section_title, heading_path, language, "
+                  "text, kind, box")
+# Columns later versions added to a table, with their definition: added when an older file is opened.
+_ADDED_COLUMNS = {"chunks": {"kind": "TEXT NOT NULL DEFAULT 'text'", "box": "TEXT"}}
 
 
 def _now() -> str:
@@ -62,7 +65,9 @@ def _now() -> str:
 
 
 def row_to_chunk(row: sqlite3.Row) -> Chunk:
-    return Chunk(**{k: row[k] for k in _CHUNK_COLUMNS.split(", ")})
+    values = {k: row[k] for k in _CHUNK_COLUMNS.split(", ")}
+    values["box"] = json.loads(values["box"]) if values["box"] else None
+    return Chunk(**values)
 
 
 def _json(value: object) -> str:
@@ -93,9 +98,18 @@ class Catalog:
             for statement in _SCHEMA.split(";\n"):
                 if statement.strip():
                     self._db.execute(statement)
+            self._add_columns()
             if self.get_meta("schema_version") is None:
                 self.set_meta("schema_version", str(SCHEMA_VERSION))
                 self.set_meta("created_at", _now())
+
+    def _add_columns(self) -> None:
+        """Columns a file written by an older version lacks (``CREATE TABLE IF NOT EXISTS`` keeps its table)."""
+        for table, columns in _ADDED_COLUMNS.items():
+            have = {r["name"] for r in self._db.execute(f"PRAGMA table_info({table})")}
+            for name, definition in columns.items():
+                if name not in have:
+                    self._db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {definition}")
 
     def close(self) -> None:
         with self._lock:
@@ -145,8 +159,9 @@ class Catalog:
 
     def insert_chunk(self, db: sqlite3.Connection, chunk: Chunk, head_terms: str, body_terms: str) -> None:
         values = chunk.model_dump()
+        values["box"] = json.dumps(values["box"]) if values["box"] else None
         cur = db.execute(
-            f"INSERT INTO chunks ({_CHUNK_COLUMNS}) VALUES ({', '.join('?' * 11)})",
+            f"INSERT INTO chunks ({_CHUNK_COLUMNS}) VALUES ({', '.join('?' * len(values))})",
             tuple(values[k] for k in _CHUNK_COLUMNS.split(", ")),
         )
         db.execute("INSERT INTO chunks_fts (rowid, head, body) VALUES (?, ?, ?)", (cur.lastrowid, head_terms, body_terms))

@@ -7,6 +7,7 @@ text is an exact slice of the page text, so its char span can be located and hig
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from desktop.kb.docinfo import is_furniture
 from desktop.kb.pdf import LayoutLine, PageLayout
 from desktop.kb.structure import LONG_HEADING_START
+from desktop.kb.tables import find_tables, table_chunks
 from desktop.settings import ChunkingSettings
 
 _HEADING_SIZE_RATIO = 1.12
@@ -30,13 +32,17 @@ _LINE_BREAK = re.compile(r"\n")
 
 @dataclass(frozen=True)
 class Piece:
-    """A chunk before it knows its section: the headings it opens with are applied by the caller."""
+    """A chunk before it knows its section: the headings it opens with are applied by the caller. A
+    table's piece is Markdown (``table``), not a slice of the page text; its span covers its rows' cells
+    and ``box`` their place on the page."""
 
     page: int
     start: int
     end: int
     text: str
     headings: tuple[str, ...] = ()
+    table: bool = False
+    box: tuple[float, float, float, float] | None = None
 
     @property
     def words(self) -> int:
@@ -150,9 +156,7 @@ def _merge_small(pieces: list[Piece], min_words: int) -> list[Piece]:
     return merged
 
 
-def chunk_page(layout: PageLayout, body_size: float, furniture: frozenset[str], sizes: ChunkingSettings) -> list[Piece]:
-    """The pieces of one page, in reading order."""
-    lines = [ln for ln in layout.lines if not is_furniture(layout, ln.y0, ln.y1, ln.text, furniture)]
+def _text_pieces(layout: PageLayout, lines: list[LayoutLine], body_size: float, sizes: ChunkingSettings) -> list[Piece]:
     packer = _Packer(layout, sizes)
     for is_heading, run in _runs(lines, body_size):
         if is_heading:
@@ -163,3 +167,21 @@ def chunk_page(layout: PageLayout, body_size: float, furniture: frozenset[str], 
     pieces = _merge_small(packer.pieces, sizes.min_words)
     # Pieces rebuilt by the merge carry no text yet; every text is the exact page slice.
     return [Piece(p.page, p.start, p.end, layout.text[p.start : p.end], p.headings) for p in pieces]
+
+
+def chunk_page(layout: PageLayout, body_size: float, furniture: frozenset[str], sizes: ChunkingSettings) -> list[Piece]:
+    """The pieces of one page, in reading order: its text as today, each table as Markdown pieces with
+    its header (``tables.py``). Text pieces stop at a table, so none holds a table's cells again."""
+    lines = [ln for ln in layout.lines if not is_furniture(layout, ln.y0, ln.y1, ln.text, furniture)]
+    tables = find_tables(lines) if sizes.tables else []
+    consumed = {start for t in tables for start in t.lines}
+    cuts = sorted(t.start for t in tables)
+    segments: list[list[LayoutLine]] = [[] for _ in range(len(cuts) + 1)]
+    for line in lines:
+        if line.start not in consumed:
+            segments[bisect.bisect_right(cuts, line.start)].append(line)
+    pieces = [p for seg in segments for p in _text_pieces(layout, seg, body_size, sizes)]
+    for table in tables:
+        pieces += [Piece(layout.page, start, end, text, table=True, box=box)
+                   for text, start, end, box in table_chunks(table, sizes.target_words)]
+    return sorted(pieces, key=lambda p: p.start)

@@ -247,7 +247,7 @@ class Ingestor:
                 chunk_id=f"{digest[:20]}:{written.chunks:06d}", doc_id=digest, page=piece.page, ordinal=written.chunks,
                 char_start=piece.start, char_end=piece.end, section=tracker.section,
                 section_title=tracker.section_title, heading_path=tracker.heading_path, language=page.language,
-                text=piece.text,
+                text=piece.text, kind="table" if piece.table else "text", box=list(piece.box) if piece.box else None,
             )
             for heading in opened:
                 for label in heading.labels:

@@ -48,6 +48,8 @@ class Chunk(_Model):
     heading_path: str | None = Field(None, description="enclosing structure, e.g. 'Teil 2 › Kapitel 1'")
     language: str
     text: str
+    kind: Literal["text", "table"] = Field("text", description="a slice of the page text, or a table as Markdown")
+    box: list[float] | None = Field(None, description="a table chunk's rows on the page: x0, y0, x1, y1 (points)")
 
 
 class SearchHit(_Model):

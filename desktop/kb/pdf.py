@@ -26,6 +26,17 @@ _DAMAGE = re.compile(r"cannot load|syntax error|format error|repair", re.I)
 
 
 @dataclass(frozen=True)
+class Cell:
+    """A run of a line's text with no wide gap inside: a table cell where the line is a table row."""
+
+    text: str
+    start: int  # offset in the page text
+    end: int
+    x0: float
+    x1: float
+
+
+@dataclass(frozen=True)
 class LayoutLine:
     text: str
     start: int  # offset of the line in the page text
@@ -35,6 +46,9 @@ class LayoutLine:
     block: int
     y0: float
     y1: float
+    x0: float = 0.0
+    x1: float = 0.0
+    cells: tuple[Cell, ...] = ()
 
 
 @dataclass
@@ -98,6 +112,32 @@ def _is_bold(span: dict) -> bool:
     return bool(span["flags"] & _BOLD_FLAG) or any(n in span["font"].lower() for n in _BOLD_NAMES)
 
 
+def _cells(spans: list[dict], at: int, text: str) -> tuple[Cell, ...]:
+    """The line's spans grouped into cells, split where the gap between two spans is wider than the text's
+    size (a table row written as one line: "Net income     3,033     10,073"); offsets in the page text."""
+    cells: list[Cell] = []
+    cursor = 0
+    group: list[tuple[dict, int]] = []
+
+    def close() -> None:
+        first, last = group[0], group[-1]
+        start, end = first[1], last[1] + len(last[0]["text"].strip())
+        cells.append(Cell(text[start:end], at + start, at + end, first[0]["bbox"][0], last[0]["bbox"][2]))
+
+    for span in spans:
+        piece = span["text"].strip()
+        found = text.find(piece, cursor)
+        if found < 0:
+            return (Cell(text, at, at + len(text), spans[0]["bbox"][0], spans[-1]["bbox"][2]),)
+        cursor = found + len(piece)
+        if group and span["bbox"][0] - group[-1][0]["bbox"][2] > max(span["size"], 6.0):
+            close()
+            group = []
+        group.append((span, found))
+    close()
+    return tuple(cells)
+
+
 def _layout_lines(textpage: pymupdf.TextPage, page_text: str) -> list[LayoutLine]:
     lines: list[LayoutLine] = []
     cursor = 0
@@ -121,6 +161,9 @@ def _layout_lines(textpage: pymupdf.TextPage, page_text: str) -> list[LayoutLine
                     block=block_no,
                     y0=line["bbox"][1],
                     y1=line["bbox"][3],
+                    x0=spans[0]["bbox"][0],
+                    x1=spans[-1]["bbox"][2],
+                    cells=_cells(spans, at, text),
                 )
             )
     return lines

@@ -71,6 +71,8 @@ FIELDS: dict[str, tuple[str, str]] = {
         "SettingsTexts", "A paragraph longer than this is split at sentences.")),
     "kb.chunking.min_words": (QT_TRANSLATE_NOOP("SettingsTexts", "Min words"), QT_TRANSLATE_NOOP(
         "SettingsTexts", "Smaller pieces join their neighbour on the same page.")),
+    "kb.chunking.tables": (QT_TRANSLATE_NOOP("SettingsTexts", "Tables"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Find tables on a page and index each as Markdown with its header row.")),
     "kb.ingest_workers": (QT_TRANSLATE_NOOP("SettingsTexts", "Ingest workers"), QT_TRANSLATE_NOOP(
         "SettingsTexts", "Processes reading PDFs; 0 reads in the calling process.")),
     "kb.pages_per_task": (QT_TRANSLATE_NOOP("SettingsTexts", "Pages per task"),

@@ -1086,32 +1086,32 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
 <context>
     <name>PhaseStepper</name>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="36"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="38"/>
         <source>Clarify</source>
         <translation>Klärung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="36"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="38"/>
         <source>Plan</source>
         <translation>Plan</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="36"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="38"/>
         <source>Research</source>
         <translation>Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="37"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="39"/>
         <source>Filter</source>
         <translation>Filter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="37"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="39"/>
         <source>Synthesis</source>
         <translation>Synthese</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="37"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="39"/>
         <source>Report</source>
         <translation>Bericht</translation>
     </message>
@@ -1177,37 +1177,37 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
 <context>
     <name>ProgressPanel</name>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="73"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="75"/>
         <source>Skip task</source>
         <translation>Aufgabe überspringen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="75"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="77"/>
         <source>Stop</source>
         <translation>Anhalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="76"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="78"/>
         <source>Stop the run; it can be resumed later ({0})</source>
         <translation>Recherche anhalten; sie kann später fortgesetzt werden ({0})</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="79"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="81"/>
         <source>Resume</source>
         <translation>Fortsetzen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="83"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="85"/>
         <source>The answer appears here while it is written.</source>
         <translation>Die Antwort erscheint hier, während sie geschrieben wird.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="160"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="163"/>
         <source>{read}, {references}</source>
         <translation>{read}, {references}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="161"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="164"/>
         <source>%Ln read</source>
         <translation>
             <numerusform>%Ln gelesen</numerusform>
@@ -1215,7 +1215,7 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="162"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="165"/>
         <source>%Ln reference(s)</source>
         <translation>
             <numerusform>%Ln Verweis</numerusform>
@@ -1223,7 +1223,7 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="180"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="183"/>
         <source>%Ln token(s) · {0} s</source>
         <translation>
             <numerusform>%Ln Token · {0} s</numerusform>
@@ -1231,208 +1231,208 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="204"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="215"/>
         <source>— {phase} —</source>
         <translation>— {phase} —</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="205"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="216"/>
         <source>Round {round}, searched: {queries}</source>
         <translation>Runde {round}, gesucht: {queries}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="206"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="217"/>
         <source>{new} new passages found ({duplicates} seen before)</source>
         <translation>{new} neue Passagen gefunden ({duplicates} bereits bekannt)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="207"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="218"/>
         <source>Coverage {coverage}, {gaps} gap(s)</source>
         <translation>Abdeckung {coverage}, {gaps} Lücke(n)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="208"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="219"/>
         <source>Clarification ended ({reason}); research queries: {queries}</source>
         <translation>Klärung beendet ({reason}); Suchanfragen der Recherche: {queries}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="209"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="220"/>
         <source>Task {task_id}: {task} ({chunks} passages to read)</source>
         <translation>Aufgabe {task_id}: {task} ({chunks} Passagen zu lesen)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="210"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="221"/>
         <source>  Finding {finding}, tier {tier}: {doc} p. {page}, {verified} of {quotes} quotes verified</source>
         <translation>  Befund {finding}, Stufe {tier}: {doc} S. {page}, {verified} von {quotes} Zitaten verifiziert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="212"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="223"/>
         <source>  Following “{reference}” → {doc} p. {page} (depth {depth})</source>
         <translation>  Verweis „{reference}“ → {doc} S. {page} (Tiefe {depth})</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="213"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="224"/>
         <source>Task {task_id} {status}: {findings} finding(s)</source>
         <translation>Aufgabe {task_id} {status}: {findings} Befund(e)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="214"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="225"/>
         <source>Off-topic filter: {kept} kept, {filtered} set aside</source>
         <translation>Themenfilter: {kept} behalten, {filtered} aussortiert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="215"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="226"/>
         <source>Quality {total}/400</source>
         <translation>Qualität {total}/400</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="216"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="227"/>
         <source>Quality {total}/400 — revising once</source>
         <translation>Qualität {total}/400 — wird einmal überarbeitet</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="217"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="228"/>
         <source>Report ready: {citations} citation(s), quality {quality}/400</source>
         <translation>Bericht fertig: {citations} Quellenangabe(n), Qualität {quality}/400</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="218"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="229"/>
         <source>Evidence report ready (the model wrote no usable answer): {citations} citation(s)</source>
         <translation>Belegbericht fertig (das Modell schrieb keine brauchbare Antwort): {citations} Quellenangabe(n)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="220"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="231"/>
         <source>Estimate: research and report take about {duration} here ({calls} LLM calls; the server reads {read_tps} and writes {write_tps} tokens/s)</source>
         <translation>Schätzung: Recherche und Bericht dauern hier etwa {duration} ({calls} LLM-Aufrufe; der Server liest {read_tps} und schreibt {write_tps} Tokens/s)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="222"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="233"/>
         <source>Estimate: research and report take about {duration} here ({calls} LLM calls; the server reads {read_tps} and writes {write_tps} tokens/s; {excerpts} of up to {allowed} excerpts are read within the time budget)</source>
         <translation>Schätzung: Recherche und Bericht dauern hier etwa {duration} ({calls} LLM-Aufrufe; der Server liest {read_tps} und schreibt {write_tps} Tokens/s; im Zeitbudget werden {excerpts} von bis zu {allowed} Auszügen gelesen)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="226"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="237"/>
         <source>LLM request failed ({purpose}): {error}</source>
         <translation>LLM-Anfrage fehlgeschlagen ({purpose}): {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="227"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="238"/>
         <source>Warning: {message}</source>
         <translation>Warnung: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="228"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="239"/>
         <source>Error: {message}</source>
         <translation>Fehler: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="230"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="241"/>
         <source>Warning: {0}</source>
         <translation>Warnung: {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="231"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="242"/>
         <source>Cancelled; resume to continue from here.</source>
         <translation>Abgebrochen; setzen Sie die Recherche fort, um hier weiterzumachen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="232"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="243"/>
         <source>The report is ready.</source>
         <translation>Der Bericht ist fertig.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="233"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="244"/>
         <source>Error: unknown step “{step}” (saved by another version?)</source>
         <translation>Fehler: unbekannter Schritt „{step}“ (von einer anderen Version gespeichert?)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="234"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="245"/>
         <source>Error: {error}. The run is paused here: resume it once the server answers.</source>
         <translation>Fehler: {error}. Die Recherche pausiert hier: setzen Sie sie fort, sobald der Server antwortet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="235"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="246"/>
         <source>Error: {error} — fix this and resume the run to continue from here.</source>
         <translation>Fehler: {error} — beheben Sie das und setzen Sie die Recherche fort, um hier weiterzumachen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="240"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="251"/>
         <source>{prompt}: the model&apos;s answer did not pass a check ({error}); it is used as it is</source>
         <translation>{prompt}: die Antwort des Modells hat eine Prüfung nicht bestanden ({error}); sie wird unverändert verwendet</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="242"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="253"/>
         <source>{prompt}: the model gave no usable answer ({error}); going on without it</source>
         <translation>{prompt}: das Modell gab keine brauchbare Antwort ({error}); es geht ohne sie weiter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="244"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="255"/>
         <source>{prompt}: {error}; going on without it</source>
         <translation>{prompt}: {error}; es geht ohne diesen Schritt weiter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="245"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="256"/>
         <source>the model proposed {proposed} tasks; the first {kept} are kept</source>
         <translation>das Modell schlug {proposed} Aufgaben vor; die ersten {kept} werden behalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="246"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="257"/>
         <source>the model called the question unanswerable, but excerpt [{excerpt}] concerns its subject ({terms}); the research goes ahead</source>
         <translation>das Modell hielt die Frage für unbeantwortbar, aber Auszug [{excerpt}] betrifft ihren Gegenstand ({terms}); die Recherche geht weiter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="248"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="259"/>
         <source>to keep to the time budget, the research reads {excerpts} of up to {allowed} excerpts, with no task summaries by the LLM, so that the run takes about {duration} on this LLM server (Settings: time budget; 0 reads all)</source>
         <translation>um im Zeitbudget zu bleiben, liest die Recherche {excerpts} von bis zu {allowed} Auszügen, ohne Zusammenfassungen der Aufgaben durch das LLM, sodass sie auf diesem LLM-Server etwa {duration} dauert (Einstellungen: Zeitbudget; 0 liest alles)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="252"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="263"/>
         <source>task {task_id}: none of the {read} excerpts just read helped; its {skipped} lower-ranked search results are not read</source>
         <translation>Aufgabe {task_id}: keiner der {read} eben gelesenen Auszüge half; ihre {skipped} niedriger eingestuften Suchtreffer werden nicht gelesen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="254"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="265"/>
         <source>no usable answer for {count} excerpts ({error}); they were skipped</source>
         <translation>keine brauchbare Antwort für {count} Auszüge ({error}); sie wurden übersprungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="255"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="266"/>
         <source>stopped following references into {doc}: followed {times} times for task {task_id}</source>
         <translation>Verweisen in {doc} wird nicht mehr gefolgt: {times}-mal für Aufgabe {task_id} gefolgt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="257"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="268"/>
         <source>{filtered} of {total} findings ({share}) drifted from the question and were set aside; check the plan or the clarification if the report misses something.</source>
         <translation>{filtered} von {total} Befunden ({share}) wichen von der Frage ab und wurden aussortiert; prüfen Sie Plan oder Klärung, falls dem Bericht etwas fehlt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="259"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="270"/>
         <source>synthesis: {count} statement(s) named no source and were left out</source>
         <translation>Synthese: {count} Aussage(n) nannten keine Quelle und wurden weggelassen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="260"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="271"/>
         <source>synthesis: the model could not write a usable answer ({error}); the report lists the evidence instead</source>
         <translation>Synthese: das Modell konnte keine brauchbare Antwort schreiben ({error}); der Bericht listet stattdessen die Belege auf</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="262"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="273"/>
         <source>synthesis: the revision gave no usable answer ({error}); the first answer stands</source>
         <translation>Synthese: die Überarbeitung gab keine brauchbare Antwort ({error}); die erste Antwort bleibt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="274"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="285"/>
         <source>{0}%</source>
         <comment>a percentage</comment>
         <translation>{0}&#xa0;%</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="277"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="288"/>
         <source>{0} s</source>
         <translation>{0} s</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="278"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="289"/>
         <source>%n minute(s)</source>
         <translation>
             <numerusform>%n Minute</numerusform>
@@ -1440,52 +1440,52 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="288"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="299"/>
         <source>ended by you</source>
         <translation>von Ihnen beendet</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="288"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="299"/>
         <source>the last round was reached</source>
         <translation>letzte Runde erreicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="289"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="300"/>
         <source>the token budget was reached</source>
         <translation>Token-Budget erreicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="290"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="301"/>
         <source>nothing new was found</source>
         <translation>nichts Neues gefunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="291"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="302"/>
         <source>the model gave no usable answer</source>
         <translation>das Modell gab keine brauchbare Antwort</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="292"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="303"/>
         <source>automatic</source>
         <translation>automatisch</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="292"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="303"/>
         <source>done</source>
         <translation>erledigt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="292"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="303"/>
         <source>skipped</source>
         <translation>übersprungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="293"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="304"/>
         <source>running</source>
         <translation>läuft</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="293"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="304"/>
         <source>pending</source>
         <translation>offen</translation>
     </message>
@@ -2135,482 +2135,492 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
     </message>
     <message>
         <location filename="../../desktop/ui/settings_texts.py" line="74"/>
+        <source>Tables</source>
+        <translation>Tabellen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="74"/>
+        <source>Find tables on a page and index each as Markdown with its header row.</source>
+        <translation>Tabellen auf einer Seite erkennen und jede als Markdown mit ihrer Kopfzeile indizieren.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="76"/>
         <source>Ingest workers</source>
         <translation>Import-Prozesse</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="74"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="76"/>
         <source>Processes reading PDFs; 0 reads in the calling process.</source>
         <translation>Prozesse, die PDFs einlesen; bei 0 liest der aufrufende Prozess selbst.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="76"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="78"/>
         <source>Pages per task</source>
         <translation>Seiten pro Arbeitspaket</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="77"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="79"/>
         <source>Pages one worker reads at a time (bounds memory).</source>
         <translation>Seiten, die ein Prozess auf einmal einliest (begrenzt den Speicherbedarf).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="78"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="80"/>
         <source>Embed batch</source>
         <translation>Einbettungs-Stapelgröße</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="78"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="80"/>
         <source>Chunks embedded per call; smaller reacts faster to cancel.</source>
         <translation>Pro Aufruf eingebettete Passagen; kleinere Werte reagieren schneller auf Abbrechen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="80"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="82"/>
         <source>OCR</source>
         <translation>OCR</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="80"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="82"/>
         <source>OCR pages without a text layer when Tesseract is installed.</source>
         <translation>Seiten ohne Textebene per OCR erkennen, wenn Tesseract installiert ist.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="82"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="84"/>
         <source>OCR languages</source>
         <translation>OCR-Sprachen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="83"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="85"/>
         <source>Tesseract language codes.</source>
         <translation>Tesseract-Sprachcodes.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="84"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="86"/>
         <source>Fusion</source>
         <translation>Fusion</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="85"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="87"/>
         <source>How hybrid search mixes dense and lexical results.</source>
         <translation>Wie die hybride Suche dichte (semantische) und lexikalische Ergebnisse zusammenführt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="86"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="88"/>
         <source>Dense weight</source>
         <translation>Gewicht der dichten Suche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="86"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="88"/>
         <source>Share of the dense (semantic) side in z-score fusion.</source>
         <translation>Anteil der dichten (semantischen) Suche bei der Z-Score-Fusion.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="88"/>
-        <location filename="../../desktop/ui/settings_texts.py" line="132"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="90"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="134"/>
         <source>Fusion constant (RRF k)</source>
         <translation>Fusionskonstante (RRF k)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="89"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="91"/>
         <source>Reciprocal rank fusion constant (fusion &apos;rrf&apos;).</source>
         <translation>Konstante der Reciprocal Rank Fusion (Fusion „RRF“).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="90"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="92"/>
         <source>Candidates per retriever</source>
         <translation>Kandidaten je Suchverfahren</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="91"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="93"/>
         <source>Candidates each retriever contributes to the fusion.</source>
         <translation>Kandidaten, die jedes Suchverfahren zur Fusion beiträgt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="92"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="94"/>
         <source>Research</source>
         <translation>Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="93"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="95"/>
         <source>Max rounds</source>
         <translation>Max. Runden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="94"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="96"/>
         <source>Clarification rounds at most.</source>
         <translation>Höchstzahl der Klärungsrunden.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="95"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="97"/>
         <source>Queries per round</source>
         <translation>Suchanfragen pro Runde</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="96"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="98"/>
         <source>Search queries each clarification round.</source>
         <translation>Suchanfragen in jeder Klärungsrunde.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="97"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="99"/>
         <source>Chunks per query (k)</source>
         <translation>Passagen pro Suchanfrage (k)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="98"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="100"/>
         <source>Chunks retrieved per clarification query.</source>
         <translation>Gefundene Passagen pro Suchanfrage der Klärung.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="99"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="101"/>
         <source>Min questions</source>
         <translation>Min. Rückfragen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="100"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="102"/>
         <source>Follow-up questions per round, at least.</source>
         <translation>Rückfragen pro Runde, mindestens.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="101"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="103"/>
         <source>Max questions</source>
         <translation>Max. Rückfragen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="102"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="104"/>
         <source>Follow-up questions per round, at most.</source>
         <translation>Rückfragen pro Runde, höchstens.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="103"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="105"/>
         <source>Clarification token budget</source>
         <translation>Token-Budget der Klärung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="103"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="105"/>
         <source>Tokens clarification may spend before it stops.</source>
         <translation>Tokens, die die Klärung verbrauchen darf, bevor sie endet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="105"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="107"/>
         <source>Analysis context tokens</source>
         <translation>Kontext-Tokens der Analyse</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="105"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="107"/>
         <source>Retrieved text given to the analysis, most relevant first.</source>
         <translation>Gefundener Text, den die Analyse erhält, der relevanteste zuerst.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="107"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="109"/>
         <source>Convergence: coverage</source>
         <translation>Konvergenz: Abdeckung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="108"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="110"/>
         <source>Coverage at which ending is suggested…</source>
         <translation>Abdeckung, ab der das Beenden vorgeschlagen wird…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="109"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="111"/>
         <source>Convergence: share seen before</source>
         <translation>Konvergenz: Anteil bereits bekannter Passagen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="110"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="112"/>
         <source>…with this share of the round&apos;s chunks already seen…</source>
         <translation>…wenn dieser Anteil der Passagen der Runde bereits bekannt ist…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="112"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="114"/>
         <source>Convergence: max gaps</source>
         <translation>Konvergenz: max. Lücken</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="113"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="115"/>
         <source>…and at most this many open gaps.</source>
         <translation>…und höchstens so viele Lücken offen sind.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="114"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="116"/>
         <source>Min plan items</source>
         <translation>Min. Planpunkte</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="115"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="117"/>
         <source>To-dos a new plan starts with, at least.</source>
         <translation>Aufgaben, mit denen ein neuer Plan beginnt, mindestens.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="116"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="118"/>
         <source>Max initial plan items</source>
         <translation>Max. Planpunkte zu Beginn</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="117"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="119"/>
         <source>To-dos a new plan starts with, at most.</source>
         <translation>Aufgaben, mit denen ein neuer Plan beginnt, höchstens.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="118"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="120"/>
         <source>Max plan items</source>
         <translation>Max. Planpunkte</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="119"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="121"/>
         <source>To-dos a plan may hold.</source>
         <translation>Aufgaben, die ein Plan enthalten darf.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="120"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="122"/>
         <source>Plan context tokens</source>
         <translation>Kontext-Tokens der Planung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="121"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="123"/>
         <source>Retrieved text the planner sees.</source>
         <translation>Gefundener Text, den die Planung erhält.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="122"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="124"/>
         <source>Reading time per prompt (s)</source>
         <translation>Lesezeit je Prompt (s)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="122"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="124"/>
         <source>Longest the server should take to read the excerpts of one prompt, at its measured speed (smaller budgets on slow servers).</source>
         <translation>Wie lange der Server bei seiner gemessenen Geschwindigkeit höchstens brauchen soll, um die Textauszüge eines Prompts zu lesen (kleinere Budgets auf langsamen Servern).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="125"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="127"/>
         <source>Time budget (s)</source>
         <translation>Zeitbudget (s)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="125"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="127"/>
         <source>Server time a whole run should take at its measured speed: a slow server reads fewer chunks per task (0: no limit).</source>
         <translation>Serverzeit, die ein ganzer Lauf bei der gemessenen Geschwindigkeit höchstens brauchen soll: Ein langsamer Server liest weniger Textstellen je Aufgabe (0: keine Grenze).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="128"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="130"/>
         <source>Chunks per task query (k)</source>
         <translation>Passagen pro Aufgaben-Suchanfrage (k)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="129"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="131"/>
         <source>Chunks retrieved per task query.</source>
         <translation>Gefundene Passagen pro Suchanfrage einer Aufgabe.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="130"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="132"/>
         <source>Max chunks per task</source>
         <translation>Max. Passagen pro Aufgabe</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="131"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="133"/>
         <source>Retrieved chunks read closely per task.</source>
         <translation>Gefundene Passagen, die pro Aufgabe genau gelesen werden.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="133"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="135"/>
         <source>Fusion constant for merging a task&apos;s query results.</source>
         <translation>Fusionskonstante für das Zusammenführen der Suchergebnisse einer Aufgabe.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="134"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="136"/>
         <source>Chunks per extraction call</source>
         <translation>Textstellen je Extraktionsaufruf</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="134"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="136"/>
         <source>Chunks read together in one extraction call (its instructions are sent once).</source>
         <translation>Textstellen, die in einem Extraktionsaufruf gemeinsam gelesen werden (die Anweisungen werden nur einmal gesendet).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="136"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="138"/>
         <source>Extraction concurrency</source>
         <translation>Parallele Extraktionen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="136"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="138"/>
         <source>Extraction calls run at once (also bounded by the LLM&apos;s).</source>
         <translation>Gleichzeitige Extraktionsaufrufe (auch durch die des LLM begrenzt).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="138"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="140"/>
         <source>Context turns</source>
         <translation>Kontextrunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="138"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="140"/>
         <source>Times the LLM may ask for more context per chunk.</source>
         <translation>Wie oft das LLM pro Passage weiteren Kontext anfordern darf.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="140"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="142"/>
         <source>Requests per turn</source>
         <translation>Anfragen pro Runde</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="141"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="143"/>
         <source>Context requests served per turn.</source>
         <translation>Kontextanfragen, die pro Runde bedient werden.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="142"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="144"/>
         <source>Reference depth</source>
         <translation>Verweistiefe</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="143"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="145"/>
         <source>How deep references are followed.</source>
         <translation>Wie tief Verweisen gefolgt wird.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="144"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="146"/>
         <source>Reference token budget</source>
         <translation>Token-Budget für Verweise</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="144"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="146"/>
         <source>Tokens one task may spend following references.</source>
         <translation>Tokens, die eine Aufgabe für das Verfolgen von Verweisen verbrauchen darf.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="146"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="148"/>
         <source>Max references per document</source>
         <translation>Max. Verweise pro Dokument</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="147"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="149"/>
         <source>References followed into one document per task.</source>
         <translation>Verweise, denen pro Aufgabe in ein Dokument gefolgt wird.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="149"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="151"/>
         <source>Tier 1 min relevance</source>
         <translation>Mindestrelevanz Stufe 1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="149"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="151"/>
         <source>Direct findings at least this relevant are primary.</source>
         <translation>Direkte Ergebnisse mit mindestens dieser Relevanz sind primär.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="151"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="153"/>
         <source>Drop below relevance</source>
         <translation>Verwerfen unter Relevanz</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="151"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="153"/>
         <source>Extractions below this relevance are no findings.</source>
         <translation>Extraktionen unter dieser Relevanz zählen nicht als Ergebnisse.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="153"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="155"/>
         <source>Tier weights</source>
         <translation>Gewichte der Stufen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="154"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="156"/>
         <source>Weight of tiers 1-3 in synthesis.</source>
         <translation>Gewicht der Stufen 1–3 in der Synthese.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="155"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="157"/>
         <source>Drift thresholds</source>
         <translation>Drift-Schwellenwerte</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="156"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="158"/>
         <source>Lowest anchor relevance kept, by tier.</source>
         <translation>Niedrigste beibehaltene Anker-Relevanz, je Stufe.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="157"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="159"/>
         <source>Drift: primary findings kept</source>
         <translation>Drift: beibehaltene Primärergebnisse</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="157"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="159"/>
         <source>Primary findings kept even below the threshold.</source>
         <translation>Primäre Ergebnisse, die auch unter dem Schwellenwert behalten werden.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="159"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="161"/>
         <source>Drift: warning share</source>
         <translation>Drift: Warnschwelle</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="160"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="162"/>
         <source>Warn when more than this share is filtered.</source>
         <translation>Warnen, wenn mehr als dieser Anteil aussortiert wird.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="161"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="163"/>
         <source>Synthesis context tokens</source>
         <translation>Kontext-Tokens der Synthese</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="162"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="164"/>
         <source>Findings text the synthesis sees.</source>
         <translation>Text der Ergebnisse, den die Synthese erhält.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="163"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="165"/>
         <source>Quality threshold</source>
         <translation>Qualitätsschwelle</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="163"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="165"/>
         <source>Below this total (of 400) the answer is revised once.</source>
         <translation>Unter dieser Gesamtpunktzahl (von 400) wird die Antwort einmal überarbeitet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="165"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="167"/>
         <source>Interface</source>
         <translation>Oberfläche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="166"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="168"/>
         <source>Language</source>
         <translation>Sprache</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="166"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="168"/>
         <source>Language of the window; &apos;system&apos; follows the computer.</source>
         <translation>Sprache des Fensters; „Wie im System“ folgt der Einstellung des Computers.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="172"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="174"/>
         <source>Ollama</source>
         <translation>Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="173"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="175"/>
         <source>OpenAI-compatible</source>
         <translation>OpenAI-kompatibel</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="174"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="176"/>
         <source>Embedded (inside the app)</source>
         <translation>Integriert (innerhalb der App)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="175"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="177"/>
         <source>Chroma server</source>
         <translation>Chroma-Server</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="176"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="178"/>
         <source>Z-score</source>
         <translation>Z-Score</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="177"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="179"/>
         <source>Reciprocal rank fusion (RRF)</source>
         <translation>Reciprocal Rank Fusion (RRF)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="178"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="180"/>
         <source>As the system</source>
         <translation>Wie im System</translation>
     </message>

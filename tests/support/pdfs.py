@@ -112,3 +112,37 @@ def truncated(path: Path, source: Path, keep: float = 0.5) -> Path:
     data = source.read_bytes()
     path.write_bytes(data[: int(len(data) * keep)])
     return path
+
+
+def statement(path: Path, title: str, years: list[str], rows: list[tuple[str, list[str]]],
+              before: str = "", after: str = "") -> Path:
+    """A financial statement as filings set it: a centred title, a row of years over right-aligned figure
+    columns, one line per row with its label at the left margin; prose above and below it."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=A4.width, height=A4.height)
+    y = 72.0
+    if before:
+        y = _write_block(page, y, before) + 10
+    width = pymupdf.get_text_length(title, fontname="hebo", fontsize=11)
+    page.insert_text(((A4.width - width) / 2, y), title, fontname="hebo", fontsize=11)
+    y += 28
+    right = [A4.width - 72 - 80 * (len(years) - 1 - i) for i in range(len(years))]
+
+    def line(cells: list[str], label: str = "") -> None:
+        nonlocal y
+        if label:
+            page.insert_text((72, y), label, fontname="helv", fontsize=9)
+        for x1, text in zip(right, cells):
+            if text:
+                page.insert_text((x1 - pymupdf.get_text_length(text, fontname="helv", fontsize=9), y), text,
+                                 fontname="helv", fontsize=9)
+        y += 14
+
+    line(years)
+    for label, figures in rows:
+        line(figures, label)
+    if after:
+        _write_block(page, y + 14, after)
+    doc.save(path)
+    doc.close()
+    return path

@@ -1,0 +1,117 @@
+"""Tables found in a page's layout and chunked as Markdown with their header: a statement made for the
+test, and a real filing's cash-flow statement where the benchmark corpus is at hand."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pymupdf
+import pytest
+from support import pdfs
+
+from desktop.engine.quote_locate import locate
+from desktop.engine.sentences import numbered, quotes
+from desktop.kb.chunking import chunk_page
+from desktop.kb.database import KnowledgeBase
+from desktop.kb.pdf import read_page
+from desktop.kb.tables import find_tables, is_figure, table_chunks
+from desktop.settings import ChunkingSettings
+
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "financebench-dev" / "pdfs"
+ROWS = [
+    ("Net sales", ["12,500", "13,250", "14,694"]),
+    ("Cost of sales", ["(9,800)", "(10,100)", "(11,724)"]),
+    ("Operating activities:", ["", "", ""]),
+    ("Depreciation and amortization", ["512", "560", "625"]),
+    ("Purchases of property and equipment", ["(450)", "(480)", "(463)"]),
+    ("Net income", ["805", "1,048", "1,200"]),
+]
+PROSE_BEFORE = "The board reviewed the results of the year. Revenue grew in every region while costs were held."
+PROSE_AFTER = "The notes to the statements are an integral part of them and explain the accounting policies used."
+
+
+@pytest.fixture
+def statement_pdf(tmp_path: Path) -> Path:
+    return pdfs.statement(tmp_path / "statement.pdf", "CONSOLIDATED STATEMENTS OF INCOME", ["2021", "2022", "2023"],
+                          ROWS, before=PROSE_BEFORE, after=PROSE_AFTER)
+
+
+def _layout(path: Path, page: int = 1):  # noqa: ANN202
+    with pymupdf.open(path) as doc:
+        return read_page(doc, page - 1)
+
+
+def test_a_statement_is_found_with_its_caption_header_and_rows(statement_pdf: Path) -> None:
+    (table,) = find_tables(_layout(statement_pdf).lines)
+    assert table.caption == "CONSOLIDATED STATEMENTS OF INCOME"
+    assert table.header == ("", "2021", "2022", "2023")
+    assert [r.cells for r in table.rows] == [(label, *figures) for label, figures in ROWS]
+
+
+def test_a_table_chunk_repeats_the_caption_and_header_and_text_chunks_do_not_repeat_its_cells(statement_pdf: Path) -> None:
+    layout = _layout(statement_pdf)
+    pieces = chunk_page(layout, 9.0, frozenset(), ChunkingSettings(target_words=20, min_words=0))
+    tables = [p for p in pieces if p.table]
+    assert len(tables) >= 2  # 20 words of rows a chunk: the table is split
+    for piece in tables:
+        lines = piece.text.splitlines()
+        assert lines[:3] == ["CONSOLIDATED STATEMENTS OF INCOME", "|  | 2021 | 2022 | 2023 |", "|---|---:|---:|---:|"]
+        assert piece.box is not None and piece.start < piece.end
+    text = [p for p in pieces if not p.table]
+    assert any(PROSE_BEFORE[:30] in p.text for p in text) and any(PROSE_AFTER[:30] in p.text for p in text)
+    assert not any("13,250" in p.text or "Net income" in p.text for p in text)
+    assert [p.start for p in pieces] == sorted(p.start for p in pieces)  # reading order
+
+
+def test_switched_off_the_page_is_chunked_as_text(statement_pdf: Path) -> None:
+    pieces = chunk_page(_layout(statement_pdf), 9.0, frozenset(), ChunkingSettings(tables=False))
+    assert not any(p.table for p in pieces) and any("13,250" in p.text for p in pieces)
+
+
+def test_a_row_quoted_from_a_table_chunk_is_highlighted_on_the_page(statement_pdf: Path) -> None:
+    (table,) = find_tables(_layout(statement_pdf).lines)
+    text = table_chunks(table, 200)[0][0]
+    shown, units = numbered(text)
+    number = next(int(line[1:line.index("]")]) for line in shown.splitlines() if "| Net income |" in line)
+    (row,) = quotes(text, units, [number])
+    rects = locate(statement_pdf, 1, row)
+    assert len(rects) == 4  # the label and its three figures
+    assert max(r.y1 for r in rects) - min(r.y0 for r in rects) < 14  # all on the row's line
+
+
+def test_prose_and_statutes_hold_no_tables() -> None:
+    sample = Path(__file__).resolve().parents[2] / "kb"
+    for name in ("StrlSchG.pdf", "AtG.pdf"):
+        with pymupdf.open(sample / name) as doc:
+            assert not any(find_tables(read_page(doc, i).lines) for i in range(doc.page_count))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("3,033", True), ("(292)", True), ("12.5%", True), ("$1,234", True), ("—", True), ("n/a", True),
+    ("Net income", False), ("§ 5", False), ("2.a", False),
+])
+def test_figures_as_tables_print_them(text: str, expected: bool) -> None:
+    assert is_figure(text) is expected
+
+
+@pytest.mark.skipif(not (CORPUS / "AMAZON_2019_10K.pdf").is_file(), reason="benchmark corpus not beside the checkout")
+def test_a_filings_cash_flow_statement_keeps_its_years_over_its_figures() -> None:
+    layout = _layout(CORPUS / "AMAZON_2019_10K.pdf", 37)
+    started = time.perf_counter()
+    (table,) = find_tables(layout.lines)
+    assert time.perf_counter() - started < 0.05
+    assert "CONSOLIDATED STATEMENTS OF CASH FLOWS" in table.caption
+    assert table.header[1:] == tuple(f"Year Ended December 31, {y}" for y in (2017, 2018, 2019))
+    rows = {r.cells[0]: r.cells[1:] for r in table.rows}
+    assert rows["Net income"] == ("3,033", "10,073", "11,588")
+    assert rows["Purchases of property and equipment"] == ("(11,955)", "(13,427)", "(16,861)")
+    wrapped = next(k for k in rows if k.startswith("Depreciation and amortization"))
+    assert wrapped.endswith("operating lease assets, and other") and rows[wrapped] == ("11,478", "15,341", "21,789")
+
+
+def test_a_table_chunk_is_stored_with_its_kind_and_box(kb: KnowledgeBase, statement_pdf: Path) -> None:
+    kb.ingest([statement_pdf])
+    hits = kb.search("Purchases of property and equipment 2023", k=3, mode="lexical")
+    chunk = kb.chunk(hits[0].chunk_id)
+    assert chunk.kind == "table" and chunk.box and "| Purchases of property and equipment |" in chunk.text
