@@ -25,6 +25,7 @@ from desktop.engine.support import regrounded
 from desktop.kb.database import KnowledgeBase
 from desktop.kb.errors import KbError
 from desktop.kb.models import DocumentInfo, SearchFilter
+from desktop.kb.tables import header_of, is_table_rows
 from desktop.llm.types import Message
 
 _MAX_REGISTRY = 40
@@ -150,13 +151,14 @@ def _tier(depth: int, relevance: float, tier1_min: float) -> int:
 async def _quotes(source: Source, reading: ExcerptReading) -> list[QuoteRecord]:
     """The sentences the model named, cut from the source, verified against it and located on the page."""
     records = []
+    header = header_of(source.text)
     for text in quotes(source.text, list(source.units), reading.quote):
         check = verify_quote(text, source.text)
         rects = await asyncio.to_thread(locate, source.doc.path, source.page, check.display or "") if check.verified else []
         records.append(QuoteRecord(
             proposed=text, verified=check.verified, match=check.match, display=check.display if check.verified else None,
             chunk_id=source.chunk_id or "", doc_id=source.doc.doc_id, doc=source.doc.file_name, page=source.page,
-            rects=rects))
+            rects=rects, table_header=header if header and is_table_rows(text) else None))
     return records
 
 

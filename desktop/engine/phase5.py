@@ -49,6 +49,7 @@ def _citation(n: int, f: Finding, paths: dict[str, str]) -> Citation:
         path=paths.get(quote.doc_id if quote else f.doc_id, ""), page=quote.page if quote else f.page,
         section=f.section, quote=quote.display if quote else None, quote_verified=quote is not None,
         match=quote.match if quote else "none", rects=quote.rects if quote else [], chunk_id=f.chunk_id,
+        table_header=quote.table_header if quote else None,
     )
 
 
@@ -57,8 +58,8 @@ def _report_finding(f: Finding, cited_as: dict[str, int], origins: dict[str, str
         tier=f.tier, task_id=f.task_id, text=f.info, doc=f.doc, doc_id=f.doc_id, path=paths.get(f.doc_id, ""),
         page=f.page, section=f.section,
         citation=cited_as.get(f.id), relevance=f.relevance,
-        quotes=[QuoteView(text=q.display or "", verified=True, match=q.match, page=q.page, rects=q.rects)
-                for q in f.verified_quotes],
+        quotes=[QuoteView(text=q.display or "", verified=True, match=q.match, page=q.page, rects=q.rects,
+                          table_header=q.table_header) for q in f.verified_quotes],
         paraphrases=[q.proposed for q in f.quotes if not q.verified],
         referenced_from=origins.get(f.referenced_from or ""), drift_score=f.drift.score if f.drift else None,
         filtered=bool(f.drift and not f.drift.kept), filter_reason=(f.drift.reason if f.drift and not f.drift.kept else None),

@@ -33,6 +33,7 @@ class QuoteRecord(_Model):
     doc: str
     page: int
     rects: list[Rect] = Field(default_factory=list)
+    table_header: str | None = Field(None, description="the Markdown header of the table a quoted row is from")
 
 
 class DriftVerdict(_Model):

@@ -89,6 +89,25 @@ class Table:
         return f"{head}\n{rule}"
 
 
+_MD_ROW = re.compile(r"^\|.*\|\s*$")
+_MD_RULE = re.compile(r"^\|[\s|:-]*\|\s*$")
+
+
+def header_of(text: str) -> str | None:
+    """A table chunk's Markdown header (its header row and rule line), or None for a chunk of text."""
+    lines = text.splitlines()
+    for i in range(1, len(lines)):
+        if _MD_RULE.match(lines[i]) and _MD_ROW.match(lines[i - 1]):
+            return f"{lines[i - 1]}\n{lines[i]}"
+    return None
+
+
+def is_table_rows(text: str) -> bool:
+    """A quote made of a table chunk's Markdown rows (and nothing else)."""
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    return bool(lines) and all(_MD_ROW.match(ln.strip()) for ln in lines)
+
+
 def _md_row(cells: tuple[str, ...]) -> str:
     return "| " + " | ".join(" ".join(c.replace("|", "/").split()) for c in cells) + " |"
 

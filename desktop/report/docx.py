@@ -11,6 +11,7 @@ from pathlib import Path
 
 from docx import Document
 from docx.document import Document as DocxDocument
+from docx.enum.text import WD_ALIGN_PARAGRAPH
 from docx.shared import Pt, RGBColor
 from docx.text.paragraph import Paragraph
 
@@ -24,6 +25,7 @@ from desktop.report.labels import (
     one_line,
     quality_rows,
     quoted,
+    table_quote,
     run_rows,
     seconds,
     task_points,
@@ -74,6 +76,22 @@ def _table(doc: DocxDocument, rows: list[tuple[str, str]]) -> None:
         cells[0].text, cells[1].text = clean(label), clean(value)
 
 
+def _quoted_table(doc: DocxDocument, table: tuple[list[str], list[list[str]]]) -> None:
+    """A quote of table rows as a Word table under its header; figures right-aligned."""
+    head, rows = table
+    grid = doc.add_table(rows=0, cols=len(head))
+    grid.style = "Table Grid"
+    for n, values in enumerate([head, *rows]):
+        cells = grid.add_row().cells
+        for i, value in enumerate(values[:len(head)]):
+            cells[i].text = clean(value)
+            para = cells[i].paragraphs[0]
+            if i:
+                para.alignment = WD_ALIGN_PARAGRAPH.RIGHT
+            for run in para.runs:
+                run.bold = n == 0 or None
+
+
 def _answer(doc: DocxDocument, report: Report) -> None:
     doc.add_heading(labels_for(report)["answer"], level=1)
     for b in parse_blocks(report.answer):
@@ -94,7 +112,10 @@ def _source(doc: DocxDocument, report: Report, c: Citation) -> None:
     p = doc.add_paragraph(style="List")
     _run(p, f"[{c.n}] ", bold=True)
     _run(p, f"{citation_location(report, c)} — ")
-    if c.quote_verified and c.quote:
+    if c.quote_verified and c.quote and (table := table_quote(c.table_header, c.quote)):
+        _badge(p, report, c.match)
+        _quoted_table(doc, table)
+    elif c.quote_verified and c.quote:
         _run(p, quoted(report, c.quote), italic=True)
         _badge(p, report, c.match)
     else:
@@ -118,7 +139,10 @@ def _finding(doc: DocxDocument, report: Report, f: ReportFinding) -> None:
          f"{finding_location(report, f)} · {lab['relevance']} {f.relevance:.2f}", color=GREY, small=True)
     for q in f.quotes:
         p = doc.add_paragraph(style="List Continue")
-        if q.verified:
+        if q.verified and (table := table_quote(q.table_header, q.text)):
+            _badge(p, report, q.match)
+            _quoted_table(doc, table)
+        elif q.verified:
             _run(p, quoted(report, q.text), italic=True)
             _badge(p, report, q.match)
         else:

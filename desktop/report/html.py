@@ -20,6 +20,7 @@ from desktop.report.labels import (
     one_line,
     quality_rows,
     quoted,
+    table_quote,
     run_rows,
     seconds,
     task_points,
@@ -166,6 +167,9 @@ a.cite { color: #1a4f9c; text-decoration: none; }
 .source { margin: 0.25em 0; }
 .n { font-weight: bold; }
 .quote { font-style: italic; }
+.quote-table { border-collapse: collapse; margin: 4px 0 8px; font-size: 0.92em; }
+.quote-table th, .quote-table td { border: 1px solid #bbb; padding: 2px 6px; text-align: left; }
+.quote-table .num { text-align: right; }
 .badge { color: #1b6e2a; font-weight: bold; font-size: 9pt; }
 .unverified { color: #8a5a00; font-size: 9pt; }
 .meta { color: #555; font-size: 9pt; }
@@ -191,11 +195,28 @@ def _cite_link(n: int | None, known: set[int]) -> str:
     return f' <a class="cite" href="#source-{n}">[{n}]</a>' if n in known else f" [{n}]"
 
 
+def table_html(table: tuple[list[str], list[list[str]]]) -> str:
+    """A quoted table's rows under its header; figures right-aligned as in the source."""
+    head, rows = table
+
+    def cells(tag: str, values: list[str]) -> str:
+        return "".join(f'<{tag}{"" if i == 0 else " class=num"}>{_e(v)}</{tag}>' for i, v in enumerate(values))
+
+    body = "".join(f"<tr>{cells('td', r)}</tr>" for r in rows)
+    return f'<table class="quote-table"><thead><tr>{cells("th", head)}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def _quote_html(report: Report, text: str, header: str | None, match: str) -> str:
+    if table := table_quote(header, text):
+        return f"{_badge(report, match)}{table_html(table)}"
+    return f'<span class="quote">{_e(quoted(report, text))}</span> {_badge(report, match)}'
+
+
 def source_html(report: Report, c: Citation) -> str:
     lab = labels_for(report)
     head = f'<span class="n">[{c.n}]</span> {_e(citation_location(report, c))} — '
     if c.quote_verified and c.quote:
-        body = f'<span class="quote">{_e(quoted(report, c.quote))}</span> {_badge(report, c.match)}'
+        body = _quote_html(report, c.quote, c.table_header, c.match)
     else:
         body = f'<span class="unverified">{_e(lab["quote_not_verified"])}</span>'
     return f'<p class="source" id="source-{c.n}">{head}{body}</p>'
@@ -207,7 +228,7 @@ def _finding_html(report: Report, f: ReportFinding, known: set[int]) -> str:
     parts = [f"{_e(one_line(f.text))}{_cite_link(f.citation, known)}<br>{meta}"]
     for q in f.quotes:
         if q.verified:
-            parts.append(f'<br><span class="quote">{_e(quoted(report, q.text))}</span> {_badge(report, q.match)}')
+            parts.append(f"<br>{_quote_html(report, q.text, q.table_header, q.match)}")
         else:
             parts.append(f'<br><span class="unverified">{_e(lab["paraphrase"])}:</span> {_e(one_line(q.text))}')
     parts += [f'<br><span class="unverified">{_e(lab["paraphrase"])}:</span> {_e(one_line(p))}' for p in f.paraphrases]

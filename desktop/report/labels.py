@@ -155,6 +155,19 @@ def quoted(report: Report, text: str) -> str:
     return f"{left}{one_line(text)}{right}"
 
 
+def table_quote(header: str | None, text: str) -> tuple[list[str], list[list[str]]] | None:
+    """A verified quote of table rows, to be shown as a table: its table's header cells and each quoted
+    row's cells; None when the quote is not table rows (kb/tables.py writes them as Markdown)."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    if not header or not lines or not all(ln.startswith("|") and ln.endswith("|") for ln in lines):
+        return None
+
+    def cells(line: str) -> list[str]:
+        return [c.strip() for c in line.strip().strip("|").split("|")]
+
+    return cells(header.splitlines()[0]), [cells(ln) for ln in lines]
+
+
 def one_line(text: str) -> str:
     """PDF quotes carry line breaks and hyphenation spaces; a source line reads better as one line."""
     return " ".join(text.split())

@@ -16,6 +16,7 @@ from desktop.report.labels import (
     one_line,
     quality_rows,
     quoted,
+    table_quote,
     run_rows,
     seconds,
     task_points,
@@ -44,12 +45,25 @@ def demote_headings(markdown: str, by: int = 2) -> str:
     return _HEADING.sub(lambda m: "#" * min(len(m.group(1)) + by, 6), markdown)
 
 
+def table_lines(table: tuple[list[str], list[list[str]]], indent: str = "") -> list[str]:
+    """A quoted table's rows under its header, as a Markdown table."""
+    head, rows = table
+
+    def row(cells: list[str]) -> str:
+        return indent + "| " + " | ".join(inline(c) for c in cells) + " |"
+
+    return [row(head), indent + "|" + "|".join(["---", *["---:"] * (len(head) - 1)]) + "|", *map(row, rows)]
+
+
 def source_line(report: Report, c: Citation) -> str:
-    """'[n] file.pdf, p. 12, § 5 — “quote” (verified)' or '... — quote not verified' without the quote."""
+    """'[n] file.pdf, p. 12, § 5 — “quote” (verified)' or '... — quote not verified' without the quote; a
+    quote of table rows as a table under the line."""
     lab = labels_for(report)
     head = f"[{c.n}] {inline(citation_location(report, c))}"
     if c.quote_verified and c.quote:
         badge = lab["verified"] + (f", {lab['fuzzy']}" if c.match == "fuzzy" else "")
+        if table := table_quote(c.table_header, c.quote):
+            return "\n".join([f"{head} ({badge}):", "", *table_lines(table)])
         return f"{head} — {md_safe(quoted(report, c.quote))} ({badge})"
     return f"{head} — {lab['quote_not_verified']}"
 
@@ -59,7 +73,9 @@ def _finding_lines(report: Report, f: ReportFinding) -> list[str]:
     cite = f" [{f.citation}]" if f.citation is not None else ""
     lines = [f"- {inline(f.text)} — {inline(finding_location(report, f))}{cite} ({lab['relevance']} {f.relevance:.2f})"]
     for q in f.quotes:
-        if q.verified:
+        if q.verified and (table := table_quote(q.table_header, q.text)):
+            lines += [f"  - ({lab['verified']}, {lab['page']} {q.page}):", "", *table_lines(table, "    "), ""]
+        elif q.verified:
             lines.append(f"  - {md_safe(quoted(report, q.text))} ({lab['verified']}, {lab['page']} {q.page})")
         else:
             lines.append(f"  - {lab['paraphrase']}: {inline(q.text)}")

@@ -39,6 +39,7 @@ class Citation(_Model):
     match: Literal["exact", "fuzzy", "none"] = "none"
     rects: list[Rect] = Field(default_factory=list)
     chunk_id: str | None = None
+    table_header: str | None = Field(None, description="a quote of table rows: its table's Markdown header")
 
 
 class QuoteView(_Model):
@@ -47,6 +48,7 @@ class QuoteView(_Model):
     match: Literal["exact", "fuzzy", "none"] = "none"
     page: int
     rects: list[Rect] = Field(default_factory=list)
+    table_header: str | None = Field(None, description="a quote of table rows: its table's Markdown header")
 
 
 class ReportFinding(_Model):
