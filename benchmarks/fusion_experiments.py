@@ -56,6 +56,25 @@ def zscore(dense: Ranking, lexical: Ranking, alpha: float) -> list[str]:
     return sorted(scores, key=scores.__getitem__, reverse=True)
 
 
+def _confidence(ranking: Ranking, depth: int = 50) -> float:
+    """How far a retriever's best hit stands above the rest of its list: the top score's z-score within
+    the top ``depth``. A retriever with nothing specific to go on returns a flat list (low confidence)."""
+    values = [v for _, v in ranking[:depth]]
+    if len(values) < 2:
+        return 0.0
+    mean = sum(values) / len(values)
+    spread = (sum((v - mean) ** 2 for v in values) / len(values)) ** 0.5
+    return max(0.0, (values[0] - mean) / spread) if spread else 0.0
+
+
+def adaptive_zscore(dense: Ranking, lexical: Ranking, floor: float = 0.2, power: float = 1.0) -> list[str]:
+    """z-score fusion whose dense weight follows the two lists' confidence for this query, kept within
+    [floor, 1 - floor] so neither side is ever ignored."""
+    cd, cl = _confidence(dense) ** power, _confidence(lexical) ** power
+    w = 0.5 if cd + cl == 0 else min(1 - floor, max(floor, cd / (cd + cl)))
+    return zscore(dense, lexical, w)
+
+
 def variants() -> dict[str, Callable[[Ranking, Ranking], list[str]]]:
     out: dict[str, Callable[[Ranking, Ranking], list[str]]] = {
         "dense": lambda d, lx: [c for c, _ in d],
@@ -69,6 +88,9 @@ def variants() -> dict[str, Callable[[Ranking, Ranking], list[str]]]:
         out[f"convex a={a}"] = lambda d, lx, a=a: convex(d, lx, a)
     for a in (0.4, 0.5, 0.6):
         out[f"z-score a={a}"] = lambda d, lx, a=a: zscore(d, lx, a)
+    for floor in (0.2, 0.3):
+        for power in (1.0, 2.0):
+            out[f"adaptive z floor={floor} p={power}"] = lambda d, lx, f=floor, p=power: adaptive_zscore(d, lx, f, p)
     for k in (5, 20):
         out[f"rrf k={k}"] = lambda d, lx, k=k: sorted((s := rrf([[c for c, _ in d], [c for c, _ in lx]], k)), key=s.__getitem__, reverse=True)
     return out
