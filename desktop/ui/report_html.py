@@ -22,6 +22,7 @@ from desktop.report.labels import (
     quoted,
     run_rows,
     seconds,
+    table_quote,
     task_points,
     task_summary,
     task_title,
@@ -71,12 +72,30 @@ def badge(report: Report, match: str) -> str:
     return f'<span class="badge">&nbsp;\u2713 {_e(lab["verified"])}&nbsp;</span>{fuzzy}'
 
 
+def table_markup(table: tuple[list[str], list[list[str]]]) -> str:
+    """A quoted table's rows under its header, in the rich text Qt lays out (attributes, not CSS)."""
+    head, rows = table
+
+    def row(tag: str, cells: list[str]) -> str:
+        return "<tr>" + "".join(f'<{tag}{"" if i == 0 else " align=right"}>{_e(c)}</{tag}>'
+                                for i, c in enumerate(cells)) + "</tr>"
+
+    return ('<table border="1" cellspacing="0" cellpadding="3">' + row("th", head)
+            + "".join(row("td", r) for r in rows) + "</table>")
+
+
+def _quote_markup(report: Report, text: str, header: str | None) -> str:
+    """A verified quote: in quotation marks, or a table under its header when it is table rows."""
+    table = table_quote(header, text)
+    return table_markup(table) if table else f"<i>{_e(quoted(report, text))}</i>"
+
+
 def citation_tooltip(report: Report, c: Citation) -> str:
     """Rich text for the hover: number, document, page, and the quote only when it was verified."""
     lab = labels_for(report)
     head = f"<b>[{c.n}]</b> {_e(citation_location(report, c))}"
     if c.quote_verified and c.quote:
-        return f"{head}<br><i>{_e(quoted(report, c.quote))}</i><br>\u2713 {_e(lab['verified'])}"
+        return f"{head}<br>{_quote_markup(report, c.quote, c.table_header)}<br>\u2713 {_e(lab['verified'])}"
     return f"{head}<br>{_e(lab['quote_not_verified'])}"
 
 
@@ -96,8 +115,10 @@ def cite_link(report: Report, n: int, inner_html: str | None = None) -> str:
 def source_html(report: Report, c: Citation) -> str:
     lab = labels_for(report)
     head = cite_link(report, c.n, f"<b>[{c.n}]</b> {_e(citation_location(report, c))}")
-    if c.quote_verified and c.quote:
-        body = f"<i>{_e(quoted(report, c.quote))}</i> {badge(report, c.match)}"
+    if c.quote_verified and c.quote and table_quote(c.table_header, c.quote):
+        body = f"{badge(report, c.match)}{_quote_markup(report, c.quote, c.table_header)}"
+    elif c.quote_verified and c.quote:
+        body = f"{_quote_markup(report, c.quote, c.table_header)} {badge(report, c.match)}"
     else:
         body = f'<span class="unverified">{_e(lab["quote_not_verified"])}</span>'
     return f"<p>{head} \u2014 {body}</p>"
@@ -122,6 +143,12 @@ def answer_html(report: Report) -> str:
 
 def _quote_line(report: Report, href: str, q: QuoteView, doc: str, section: str | None) -> str:
     lab = labels_for(report)
+    if q.verified and (table := table_quote(q.table_header, q.text)):
+        # a table cannot sit inside a link: the rows' labels open the page, the table follows
+        where = location(report, doc, q.page, section)
+        labels = "; ".join(r[0] for r in table[1] if r and r[0]) or where
+        link = f'<a class="quote" href="{href}" title="{_e(f"<b>{_e(where)}</b>")}">{_e(labels)}</a>'
+        return f"<br>{link} {badge(report, q.match)}{table_markup(table)}"
     if q.verified:
         tooltip = f"<b>{_e(location(report, doc, q.page, section))}</b>"
         link = f'<a class="quote" href="{href}" title="{_e(tooltip)}">{_e(quoted(report, q.text))}</a>'

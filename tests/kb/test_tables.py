@@ -49,7 +49,7 @@ def test_a_statement_is_found_with_its_caption_header_and_rows(statement_pdf: Pa
     assert [r.cells for r in table.rows] == [(label, *figures) for label, figures in ROWS]
 
 
-def test_a_table_chunk_repeats_the_caption_and_header_and_text_chunks_do_not_repeat_its_cells(statement_pdf: Path) -> None:
+def test_table_chunks_repeat_caption_and_header_and_text_chunks_leave_out_the_cells(statement_pdf: Path) -> None:
     layout = _layout(statement_pdf)
     pieces = chunk_page(layout, 9.0, frozenset(), ChunkingSettings(target_words=20, min_words=0))
     tables = [p for p in pieces if p.table]

@@ -55,10 +55,20 @@ def test_pdf_prints_the_tables_figures(report: Report, tmp_path: Path) -> None:
     to_pdf(report, tmp_path / "r.pdf")
     with pymupdf.open(tmp_path / "r.pdf") as doc:
         text = " ".join(page.get_text() for page in doc)
-    assert "(16,861)" in text and "Purchases of property and equipment" in text and "|" not in text.split("(16,861)")[0][-40:]
+    assert "(16,861)" in text and "Purchases of property and equipment" in text
+    assert "|" not in text.split("(16,861)")[0][-40:]  # cells, not the Markdown row
 
 
 def test_a_text_quote_with_a_header_by_mistake_stays_a_quotation(report_en: Report) -> None:
     c = report_en.citations[0].model_copy(update={"table_header": HEADER})
     md = to_markdown(report_en.model_copy(update={"citations": [c, *report_en.citations[1:]]}))
     assert "|---|---:|---:|" not in md
+
+
+def test_the_window_shows_the_quoted_table(report: Report) -> None:
+    from desktop.ui.report_html import answer_html, finding_html
+
+    html = answer_html(report)
+    assert '<table border="1"' in html and "<td align=right>(16,861)</td>" in html
+    item = finding_html(report, "primary", 0, report.findings.primary[0])
+    assert ">Purchases of property and equipment</a>" in item and "<th align=right>Year Ended December 31, 2019</th>" in item
