@@ -2,7 +2,8 @@
 
     python benchmarks/ingest_bench.py PDF_DIR [--data-dir DIR] [--db NAME] [--workers N] [--no-embed] [--big-pages N]
 
-1. extraction + chunking alone, in this process on one core: pages/s;
+1. extraction + chunking alone, in this process on one core: pages/s (with table detection, and
+   without it for comparison);
 2. the same through the worker pool (``--workers``): pages/s;
 3. end to end with the offline embedder into a fresh database (``--data-dir`` keeps it for the
    retrieval benchmark): wall time, pages/s, chunks embedded per second, peak memory;
@@ -39,19 +40,23 @@ def _rss_mb(who: int) -> float:
     return resource.getrusage(who).ru_maxrss / 1024.0
 
 
-def extract_inline(pdfs: list[Path]) -> dict[str, float]:
-    """Open, probe, read and chunk every page in this process (one core)."""
-    pages = chunks = 0
+def extract_inline(pdfs: list[Path], tables: bool = True) -> dict[str, float]:
+    """Open, probe, read and chunk every page in this process (one core); with or without table detection."""
+    pages = chunks = table_chunks = 0
+    sizes = ChunkingSettings(tables=tables)
     started = time.perf_counter()
     for path in pdfs:
         doc = open_pdf(path)
         info = probe(doc, path)
         for i in range(doc.page_count):
-            chunks += len(chunk_page(read_page(doc, i), info.body_size, info.furniture, ChunkingSettings()))
+            pieces = chunk_page(read_page(doc, i), info.body_size, info.furniture, sizes)
+            chunks += len(pieces)
+            table_chunks += sum(p.table for p in pieces)
         pages += doc.page_count
         doc.close()
     seconds = time.perf_counter() - started
-    return {"pages": pages, "chunks": chunks, "seconds": round(seconds, 2), "pages_per_s": round(pages / seconds, 1)}
+    return {"pages": pages, "chunks": chunks, "table_chunks": table_chunks, "seconds": round(seconds, 2),
+            "pages_per_s": round(pages / seconds, 1)}
 
 
 def extract_pool(pdfs: list[Path], workers: int, pages_per_task: int = 25) -> dict[str, float]:
@@ -142,6 +147,7 @@ def main() -> int:
         "files": len(pdfs),
     }
     result["extract_chunk_one_core"] = extract_inline(pdfs)
+    result["extract_chunk_one_core_no_tables"] = extract_inline(pdfs, tables=False)
     result["rss_after_inline_mb"] = round(_rss_mb(resource.RUSAGE_SELF), 1)
     result["extract_chunk_pool"] = extract_pool(pdfs, args.workers)
     if args.big_pages:
