@@ -244,6 +244,8 @@ def find_tables(lines: list[LayoutLine]) -> list[Table]:
         labels = (min((c.x0 for c in label_cells), default=zone), max((c.x1 for c in label_cells), default=zone))
         header_rows, heads = _header(rows, first, columns, zone, labels)
         table_rows = _table_rows(body, columns, zone)
+        if table_rows is None:
+            continue  # a cell in no column (a text column among the figures): left to the text chunks, whole
         used = [*header_rows, *body]
         cells = [c for r in used for c in r.cells]
         x0, y0 = min(c.x0 for c in cells), min(r.y0 for r in used)
@@ -258,9 +260,11 @@ def find_tables(lines: list[LayoutLine]) -> list[Table]:
     return tables
 
 
-def _table_rows(body: list[Row], columns: list[float], zone: float) -> list[TableRow]:
+def _table_rows(body: list[Row], columns: list[float], zone: float) -> list[TableRow] | None:
     """Each row as its label and one text per column; a label-only row followed by a row whose label
-    goes on in lower case is one wrapped label ("… operating lease" / "assets, and other  11,478 …")."""
+    goes on in lower case is one wrapped label ("… operating lease" / "assets, and other  11,478 …").
+    None when a cell right of the labels stands in no figure column: that table is not understood, and
+    dropping the cell would lose text (seen: the module codes between a table's figure columns)."""
     out: list[TableRow] = []
     pending: list[Row] = []
 
@@ -275,8 +279,9 @@ def _table_rows(body: list[Row], columns: list[float], zone: float) -> list[Tabl
             if cell.x1 <= zone + _ALIGN or _CURRENCY.match(cell.text):
                 continue
             k = _column_of(cell, columns)
-            if k is not None:
-                values[k] = f"{values[k]} {cell.text}".strip()
+            if k is None:
+                return None
+            values[k] = f"{values[k]} {cell.text}".strip()
         label = _label(row, zone)
         if pending and (not label or label[:1].islower()):
             label = f"{_label(pending[0], zone)} {label}".strip()

@@ -116,3 +116,23 @@ def test_a_table_chunk_is_stored_with_its_kind_and_box(kb: KnowledgeBase, statem
     hits = kb.search("Purchases of property and equipment 2023", k=3, mode="lexical")
     chunk = kb.chunk(hits[0].chunk_id)
     assert chunk.kind == "table" and chunk.box and "| Purchases of property and equipment |" in chunk.text
+
+
+def test_a_table_with_a_text_column_among_its_figures_stays_text_whole(tmp_path: Path) -> None:
+    """Seen in NiSV Anlage 3: module codes left-aligned between two figure columns. The table is not
+    understood, so it is left to the text chunks rather than chunked without its codes."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    rows = [("Laser", "GK, OS", "200", "8"), ("Ultraschall", "GK, US, AGK, AOS", "120", "8"),
+            ("Kosmetik", "EK", "120", "6"), ("Stimulation", "ES, AES, AGS, AUS", "24", "6")]
+    for i, (label, codes, hours, update) in enumerate(rows):
+        y = 100 + 16 * i
+        page.insert_text((72, y), label, fontsize=10)
+        page.insert_text((340, y), codes, fontsize=10)
+        for x1, figure in ((300, hours), (520, update)):
+            page.insert_text((x1 - pymupdf.get_text_length(figure, fontsize=10), y), figure, fontsize=10)
+    doc.save(tmp_path / "codes.pdf")
+    layout = _layout(tmp_path / "codes.pdf")
+    assert find_tables(layout.lines) == []
+    pieces = chunk_page(layout, 10.0, frozenset(), ChunkingSettings())
+    assert not any(p.table for p in pieces) and "GK, US, AGK, AOS" in " ".join(p.text for p in pieces)
