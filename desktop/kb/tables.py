@@ -215,7 +215,7 @@ def _caption(lines: list[LayoutLine], above: float, taken: set[int]) -> str:
     per_block = Counter(ln.block for ln in lines)
     for line in sorted((ln for ln in lines if ln.y1 <= above + 1), key=lambda ln: -ln.y1):
         limit = chosen[-1].y0 if chosen else above
-        prose = per_block[line.block] > 3 or len(line.text) > 60 and line.text.rstrip()[-1:] in ".;:,"
+        prose = per_block[line.block] > 3 or len(line.text) > 30 and line.text.rstrip()[-1:] in ".;,"
         if (limit - line.y1 > 24 or len(line.text) > _CAPTION_MAX_CHARS or line.start in taken or prose
                 or any(is_figure(c.text) for c in line.cells) or len(chosen) >= _MAX_CAPTION_LINES):
             break
