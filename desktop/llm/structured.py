@@ -188,4 +188,5 @@ async def generate(host: Host, messages: list[Message], schema: type[T], options
     what = f" for {opts.purpose}" if opts.purpose else ""
     raise BadOutput(
         f"the model {model} gave no valid answer{what} in {len(attempts)} attempts; the last problem: "
-        f"{attempts[-1].error}. Try again, choose a larger model, or simplify the request", attempts, unchecked)
+        f"{(attempts[-1].error or '').rstrip('.')}. Try again, choose a larger model, or simplify the request",
+        attempts, unchecked)

@@ -296,3 +296,15 @@ def test_a_call_may_allow_fewer_retries_than_the_settings(fake: FakeOllama, kind
         run_structured(fake, kind, records, options=CallOptions(retries=1), check=lambda v: "not in German")
     assert len(failed.value.attempts) == 2 and failed.value.unchecked == Answer(**GOOD)
     assert len(chat_bodies(fake, kind)) == 2
+
+
+def test_the_failure_names_the_last_problem_as_one_sentence(fake: FakeOllama, kind: str) -> None:
+    fake.script(*[{"answer": "The limit is 20 mSv.", "sources": [1]}] * 2)
+
+    def sentence(value: object) -> str | None:
+        return "No statement is said by the sources it names."  # checks word their problems as sentences
+
+    with pytest.raises(BadOutput) as err:
+        run_structured(fake, kind, [], check=sentence, retries=1)
+    assert "the last problem: No statement is said by the sources it names. Try again" in str(err.value)
+    assert ".." not in str(err.value)
