@@ -2,7 +2,8 @@
 
 A chunk never spans two pages, starts at every heading (so a § never shares a chunk with the next),
 packs whole paragraphs up to a target size, and splits an overlong paragraph at sentence ends. Chunk
-text is an exact slice of the page text, so its char span can be located and highlighted later.
+text is an exact slice of the page text, so its char span can be located and highlighted later — except
+a table's chunks (``tables.py``): Markdown rows under the table's caption and header.
 """
 
 from __future__ import annotations
