@@ -23,14 +23,13 @@ from pathlib import Path
 import pymupdf
 
 from desktop.engine.quotes import ELLIPSIS
+from desktop.kb.tables import MD_RULE, is_table_rows
 from desktop.kb.textnorm import Mapped, normalize, normalize_mapped, sub_mapped
 from desktop.report.model import Rect
 
 log = logging.getLogger(__name__)
 
 _INNER_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")
-_TABLE_ROW = re.compile(r"^\|.*\|\s*$", re.M)  # a table chunk's Markdown row (kb/tables.py)
-_RULE_ROW = re.compile(r"^\|[\s|:-]*\|\s*$")
 # A word box as MuPDF gives it: x0, y0, x1, y1, text, block, line, word number.
 _Word = tuple[float, float, float, float, str, int, int, int]
 
@@ -97,7 +96,7 @@ def _locate_on(doc: pymupdf.Document, pages: dict[int, _PageWords], number: int,
         log.info("cannot read page %d of %s: %s", number, doc.name, exc)
         return []
     page = pages[number]
-    if _TABLE_ROW.search(text):
+    if is_table_rows(text):
         return _line_rects(page, _cells_found(page, text))
     indices: list[int] = []
     pos = 0
@@ -114,7 +113,7 @@ def _cells_found(page: _PageWords, text: str) -> list[int]:
     """The words of a table chunk's Markdown rows: each cell looked for after the one before, as the page
     text runs through a row (label, then figures). A header's cells are put together from several page
     lines and may not be found; a row counts when most of its cells are."""
-    cells = [c.strip() for line in text.splitlines() if not _RULE_ROW.match(line)
+    cells = [c.strip() for line in text.splitlines() if not MD_RULE.match(line)
              for c in line.strip().strip("|").split("|") if c.strip()]
     indices: list[int] = []
     found, pos = 0, 0

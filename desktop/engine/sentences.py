@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from desktop.kb.tables import MD_ROW, MD_RULE
 from desktop.kb.textnorm import resolve_line_hyphens
 
 MAX_WORDS = 45
@@ -34,9 +35,6 @@ _UNIT_LINE = re.compile(
     re.M,
 )
 _SOFT = re.compile(r"[,:](?=\s)")
-# A Markdown table row (a table chunk, kb/tables.py): each row is a unit, the header with its rule line.
-_TABLE_ROW = re.compile(r"^\|[^\n]*\|[ \t]*$", re.M)
-_RULE_ROW = re.compile(r"^\|[\s|:-]*\|[ \t]*$")
 
 
 @dataclass(frozen=True)
@@ -68,8 +66,10 @@ def _cuts(text: str) -> list[int]:
         line = m.group(0).rstrip()
         if line and line[-1] not in ".;:,":  # a heading line, not a sentence that starts with "§ 5 …"
             cuts |= {m.start(), m.start() + len(line)}
-    rows = [m for m in _TABLE_ROW.finditer(text) if not _RULE_ROW.match(m.group(0))]
-    if rows:  # a row's cells hold no sentence ends, and a figure's full stop is none
+    # a table chunk's rows (kb/tables.py) are a unit each, the header with its rule line: a row's cells
+    # hold no sentence ends, and a figure's full stop is none
+    rows = [m for m in MD_ROW.finditer(text) if not MD_RULE.match(m.group(0))]
+    if rows:
         cuts = {c for c in cuts if c < rows[0].start()} | {m.start() for m in rows} | {rows[-1].end()}
     return sorted(c for c in cuts if 0 < c < len(text))
 

@@ -118,7 +118,7 @@ def fts_terms(text: str, language: str) -> str:
 
 def query_terms(query: str) -> list[tuple[str, ...]]:
     """Each query token with its alternatives (German stem, English stem; a number as written and its
-    value read as German and as English), de-duplicated, in order."""
+    value, three-digit groups read as thousands), de-duplicated, in order."""
     seen: set[tuple[str, ...]] = set()
     terms: list[tuple[str, ...]] = []
     for tok, number in _tokens(query):

@@ -89,15 +89,16 @@ class Table:
         return f"{head}\n{rule}"
 
 
-_MD_ROW = re.compile(r"^\|.*\|\s*$")
-_MD_RULE = re.compile(r"^\|[\s|:-]*\|\s*$")
+# A table chunk's Markdown row and its header's rule line ("|---|---:|"), one line each.
+MD_ROW = re.compile(r"^\|[^\n]*\|[ \t]*$", re.M)
+MD_RULE = re.compile(r"^\|[\s|:-]*\|[ \t]*$")
 
 
 def header_of(text: str) -> str | None:
     """A table chunk's Markdown header (its header row and rule line), or None for a chunk of text."""
     lines = text.splitlines()
     for i in range(1, len(lines)):
-        if _MD_RULE.match(lines[i]) and _MD_ROW.match(lines[i - 1]):
+        if MD_RULE.match(lines[i]) and MD_ROW.match(lines[i - 1]):
             return f"{lines[i - 1]}\n{lines[i]}"
     return None
 
@@ -105,7 +106,7 @@ def header_of(text: str) -> str | None:
 def is_table_rows(text: str) -> bool:
     """A quote made of a table chunk's Markdown rows (and nothing else)."""
     lines = [ln for ln in text.splitlines() if ln.strip()]
-    return bool(lines) and all(_MD_ROW.match(ln.strip()) for ln in lines)
+    return bool(lines) and all(MD_ROW.match(ln.strip()) for ln in lines)
 
 
 def _md_row(cells: tuple[str, ...]) -> str:
