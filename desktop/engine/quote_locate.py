@@ -25,6 +25,7 @@ import pymupdf
 from desktop.engine.quotes import ELLIPSIS
 from desktop.kb.tables import MD_RULE, is_table_rows
 from desktop.kb.textnorm import Mapped, normalize, normalize_mapped, sub_mapped
+from desktop.report.labels import markdown_cells
 from desktop.report.model import Rect
 
 log = logging.getLogger(__name__)
@@ -113,8 +114,7 @@ def _cells_found(page: _PageWords, text: str) -> list[int]:
     """The words of a table chunk's Markdown rows: each cell looked for after the one before, as the page
     text runs through a row (label, then figures). A header's cells are put together from several page
     lines and may not be found; a row counts when most of its cells are."""
-    cells = [c.strip() for line in text.splitlines() if not MD_RULE.match(line)
-             for c in line.strip().strip("|").split("|") if c.strip()]
+    cells = [c for line in text.splitlines() if not MD_RULE.match(line) for c in markdown_cells(line) if c]
     indices: list[int] = []
     found, pos = 0, 0
     for cell in cells:

@@ -23,13 +23,20 @@ LEXICAL_VERSION = "2"
 
 
 def upgrade(catalog: Catalog) -> int:
-    """Index every chunk again with this version's terms when the database was indexed by an older one;
-    the number of chunks indexed (0: it was current). One transaction: a crash leaves the old index."""
+    """Index the chunks again whose terms this version writes otherwise, when the database was indexed
+    by an older one; the number of chunks indexed (0: it was current). One transaction: a crash leaves
+    the old index."""
     if catalog.get_meta("lexical_version") == LEXICAL_VERSION:
         return 0
     names = {r["doc_id"]: (r["short_name"], r["title"]) for r in catalog.query(
         "SELECT doc_id, short_name, title FROM documents")}
-    rows = catalog.query("SELECT * FROM chunks")
+    # only a chunk with a separated number ("1.234", "0,3") is indexed otherwise now (in its text, or in
+    # its header: title, section); SQLite's GLOB finds them without tokenising every chunk
+    number = "'*[0-9][.,][0-9]*'"
+    rows = catalog.query(
+        f"SELECT c.* FROM chunks c JOIN documents d ON d.doc_id = c.doc_id WHERE c.text GLOB {number} "
+        f"OR COALESCE(c.section, '') || ' ' || COALESCE(c.section_title, '') || ' ' || d.title || ' ' "
+        f"|| COALESCE(d.short_name, '') GLOB {number}")
     with catalog.transaction() as db:
         for row in rows:
             chunk = row_to_chunk(row)

@@ -161,11 +161,12 @@ def table_quote(header: str | None, text: str) -> tuple[list[str], list[list[str
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     if not header or not lines or not all(ln.startswith("|") and ln.endswith("|") for ln in lines):
         return None
+    return markdown_cells(header.splitlines()[0]), [markdown_cells(ln) for ln in lines]
 
-    def cells(line: str) -> list[str]:
-        return [c.strip() for c in line.strip().strip("|").split("|")]
 
-    return cells(header.splitlines()[0]), [cells(ln) for ln in lines]
+def markdown_cells(line: str) -> list[str]:
+    """The cells of one Markdown table row: "| a | 1,234 |" → ["a", "1,234"]."""
+    return [c.strip() for c in line.strip().strip("|").split("|")]
 
 
 def one_line(text: str) -> str:

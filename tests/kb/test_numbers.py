@@ -68,6 +68,7 @@ def test_a_figure_is_found_however_it_is_written(figures: KnowledgeBase, query: 
 def test_a_database_indexed_before_numbers_had_values_is_indexed_again_when_opened(
         figures: KnowledgeBase, app_paths: AppPaths, settings: Settings) -> None:
     catalog = figures.catalog
+    fresh = catalog.query("SELECT rowid, head, body FROM chunks_fts ORDER BY rowid")
     with catalog.transaction() as db:  # the index as the previous version wrote it
         for row in catalog.query("SELECT rowid, text, language FROM chunks"):
             db.execute("UPDATE chunks_fts SET body = ? WHERE rowid = ?",
@@ -80,3 +81,5 @@ def test_a_database_indexed_before_numbers_had_values_is_indexed_again_when_open
         hits = again.search("2345.6", k=3, mode="lexical")
         assert hits and hits[0].doc == "haushalt.pdf"
         assert fts.upgrade(again.catalog) == 0  # indexed once, not on every opening
+        upgraded = again.catalog.query("SELECT rowid, head, body FROM chunks_fts ORDER BY rowid")
+        assert [tuple(r) for r in upgraded] == [tuple(r) for r in fresh]  # as a new ingestion writes it

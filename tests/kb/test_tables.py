@@ -3,7 +3,6 @@ test, and a real filing's cash-flow statement where the benchmark corpus is at h
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pymupdf
@@ -99,9 +98,7 @@ def test_figures_as_tables_print_them(text: str, expected: bool) -> None:
 @pytest.mark.skipif(not (CORPUS / "AMAZON_2019_10K.pdf").is_file(), reason="benchmark corpus not beside the checkout")
 def test_a_filings_cash_flow_statement_keeps_its_years_over_its_figures() -> None:
     layout = _layout(CORPUS / "AMAZON_2019_10K.pdf", 37)
-    started = time.perf_counter()
-    (table,) = find_tables(layout.lines)
-    assert time.perf_counter() - started < 0.05
+    (table,) = find_tables(layout.lines)  # its speed is measured in benchmarks/ingest_bench.py, not here
     assert "CONSOLIDATED STATEMENTS OF CASH FLOWS" in table.caption
     assert table.header[1:] == tuple(f"Year Ended December 31, {y}" for y in (2017, 2018, 2019))
     rows = {r.cells[0]: r.cells[1:] for r in table.rows}
