@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from desktop.paths import AppPaths
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
 
 
@@ -53,11 +53,25 @@ class ChunkingSettings(_Section):
     tables: bool = Field(True, description="Find tables on a page and index each as Markdown with its header row.")
 
 
+class ServerSettings(_Section):
+    """The team's knowledge-base server: PostgreSQL with the pgvector extension (docs/server.md)."""
+
+    host: str = Field("127.0.0.1", description="PostgreSQL server host name or address.")
+    port: int = Field(5432, ge=1, le=65535, description="PostgreSQL server port.")
+    database: str = Field("rabbithole", description="Database on that server that holds the knowledge bases.")
+    user: str = Field("rabbithole", description="Account name; a read-only account may search but not change.")
+    password: str | None = Field(None, description=(
+        "Password; better left empty and given as $RABBITHOLE_DB_PASSWORD or in ~/.pgpass (never logged)."))
+    sslmode: Literal["disable", "prefer", "require", "verify-ca", "verify-full"] = Field(
+        "prefer", description="TLS: 'verify-full' checks the server's certificate and name.")
+    sslrootcert: str | None = Field(None, description="CA certificate file the server's certificate is checked against.")
+    connect_timeout_s: int = Field(5, ge=1, le=120, description="Longest wait for the server to answer a connection.")
+
+
 class KbSettings(_Section):
-    mode: Literal["embedded", "server"] = Field("embedded", description="Vector store inside the app, or a Chroma server.")
-    server_host: str = Field("127.0.0.1", description="Chroma server host (server mode).")
-    server_port: int = Field(8000, ge=1, le=65535, description="Chroma server port (server mode).")
-    server_ssl: bool = Field(False, description="Use HTTPS to reach the Chroma server.")
+    mode: Literal["embedded", "server"] = Field("embedded", description=(
+        "Knowledge bases inside the app (this computer), or on the team's PostgreSQL server."))
+    server: ServerSettings = Field(default_factory=ServerSettings)
     default_embedder: str = Field("offline", description="'offline' (bundled e5-small) or 'ollama:MODEL'.")
     chunking: ChunkingSettings = Field(default_factory=ChunkingSettings)
     ingest_workers: int = Field(
@@ -138,8 +152,20 @@ def _drop_synthesis_attempts(raw: dict[str, Any]) -> dict[str, Any]:
     return raw
 
 
+def _server_on_postgres(raw: dict[str, Any]) -> dict[str, Any]:
+    """2 → 3: server mode keeps a whole knowledge base on PostgreSQL, no longer only its vectors on a
+    Chroma server; the host is kept, the Chroma port and HTTPS switch become PostgreSQL's defaults."""
+    kb = raw.get("kb")
+    if isinstance(kb, dict):
+        host, ssl = kb.pop("server_host", None), kb.pop("server_ssl", None)
+        kb.pop("server_port", None)
+        if host or ssl:
+            kb["server"] = {**({"host": host} if host else {}), **({"sslmode": "require"} if ssl else {})}
+    return raw
+
+
 # Each entry upgrades a raw settings dict from version N to N+1.
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _drop_synthesis_attempts}
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _drop_synthesis_attempts, 2: _server_on_postgres}
 
 
 class SettingsError(Exception):

@@ -26,8 +26,8 @@ def test_defaults_and_round_trip(tmp_path: Path) -> None:
 
 def test_invalid_values_are_refused_with_the_field_named(tmp_path: Path) -> None:
     paths = resolve_paths(tmp_path).ensure()
-    paths.settings_file.write_text(json.dumps({"schema_version": 1, "kb": {"server_port": 70000}}))
-    with pytest.raises(SettingsError, match="kb.server_port"):
+    paths.settings_file.write_text(json.dumps({"schema_version": 3, "kb": {"server": {"port": 70000}}}))
+    with pytest.raises(SettingsError, match="kb.server.port"):
         load_settings(paths)
     assert "70000" in paths.settings_file.read_text()  # the user's file is left as it was
 
@@ -47,6 +47,17 @@ def test_migration_steps_run_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(settings_module.MIGRATIONS, 1, lambda raw: {**raw, "steps": ["1→2"]})
     monkeypatch.setitem(settings_module.MIGRATIONS, 2, lambda raw: {**raw, "steps": raw["steps"] + ["2→3"]})
     assert migrate({"schema_version": 1}) == {"schema_version": 3, "steps": ["1→2", "2→3"]}
+
+
+def test_a_chroma_server_setup_moves_to_the_postgres_server_settings(tmp_path: Path) -> None:
+    paths = resolve_paths(tmp_path).ensure()
+    paths.settings_file.write_text(json.dumps({"schema_version": 2, "kb": {
+        "mode": "server", "server_host": "kb.example.org", "server_port": 8000, "server_ssl": True}}))
+    loaded = load_settings(paths)
+    assert loaded.kb.mode == "server"
+    assert (loaded.kb.server.host, loaded.kb.server.port, loaded.kb.server.sslmode) == ("kb.example.org", 5432, "require")
+    paths.settings_file.write_text(json.dumps({"schema_version": 2, "kb": {"server_port": 8000}}))
+    assert load_settings(paths).kb.server == Settings().kb.server  # nothing set: the defaults
 
 
 def test_data_dir_precedence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

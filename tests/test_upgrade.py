@@ -154,19 +154,20 @@ def test_previous_release_settings_load_with_every_value_kept_and_new_fields_def
 
     loaded = load_settings(paths)
 
-    assert loaded.schema_version == SCHEMA_VERSION == 2
+    assert loaded.schema_version == SCHEMA_VERSION == 3
     assert loaded.data_dir == data_dir
     for path, value in CHANGED_BY_USER.items():
         assert _value(loaded, path) == value, path
     now = _leaves(loaded.model_dump(mode="json"))
-    removed = {("research", "synthesis_attempts"), ("schema_version",)}  # schema 2: the synthesis is structured
+    removed = {("research", "synthesis_attempts"), ("schema_version",),  # schema 2: the synthesis is structured
+               ("kb", "server_host"), ("kb", "server_port"), ("kb", "server_ssl")}  # 3: server mode is PostgreSQL
     for path, value in old.items():  # every field of the previous release, as the user left it
         if path not in (("data_dir",),) and path not in removed:
             assert now[path] == value, path
     assert ("research", "synthesis_attempts") not in now
     defaults = _leaves(Settings().model_dump(mode="json"))
     added = {path for path in now if path not in old}
-    assert {("kb", "fusion"), ("kb", "dense_weight"), ("ui", "language")} <= added
+    assert {("kb", "fusion"), ("kb", "dense_weight"), ("ui", "language"), ("kb", "server", "host")} <= added
     for path in added:
         assert now[path] == defaults[path], path
 
@@ -177,7 +178,7 @@ def test_previous_release_databases_are_listed_and_searchable(tmp_path: Path) ->
     settings = load_settings(base)
     paths = with_data_dir(base, settings.data_dir)  # what the window and the command line do
 
-    assert list_databases(paths) == ["Akten 2024"]
+    assert list_databases(paths, settings) == ["Akten 2024"]
     with KnowledgeBase.open(paths, settings, "Akten 2024") as kb:
         assert kb.stats()["embedder"] == "offline" and kb.pending_embeddings() == 0
         assert kb.verify() == []

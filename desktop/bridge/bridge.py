@@ -8,6 +8,7 @@ never a dead window.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import traceback
 from collections.abc import AsyncIterator, Callable
@@ -80,6 +81,7 @@ class EngineBridge(QObject):
         self._ws.subscribe(self.engineEvent.emit)
         self.engineEvent.connect(self._deliver)  # queued: runs on the GUI thread
         self._ingest_cancel: CancelToken | None = None
+        self._server_databases: list[str] = []  # the team server's, as last fetched
         self.current_run: str | None = None  # the run the window shows
         self._starting = False
 
@@ -130,8 +132,31 @@ class EngineBridge(QObject):
 
     # --- knowledge bases ------------------------------------------------------------------------
 
+    @property
+    def on_server(self) -> bool:
+        return self.settings.kb.mode == "server"
+
     def databases(self) -> list[str]:
-        return list_databases(self.paths)
+        """The knowledge bases. A workstation's are listed at once; the team server's are the last list
+        fetched (the GUI thread never waits on the network): ``refresh_databases`` fetches it anew."""
+        if self.on_server:
+            return list(self._server_databases)
+        return list_databases(self.paths, self.settings)
+
+    def _list_databases(self) -> list[str]:
+        """Off the GUI thread: the current list, remembered for ``databases``."""
+        names = list_databases(self.paths, self.settings)
+        if self.on_server:
+            self._server_databases = names
+        return names
+
+    def refresh_databases(self) -> Op:
+        return self.loop.run(lambda: asyncio.to_thread(self._list_databases), self.databasesChanged.emit,
+                             self._fail("list databases"))
+
+    def wants_sample(self) -> bool:
+        """Whether a first start builds the sample here (never on a team server, which holds the team's)."""
+        return not self.on_server and self.sample_database not in self.databases()
 
     def load_documents(self, name: str) -> Op:
         return self._on_kb(name, lambda kb: [document_view(d) for d in kb.documents()],
@@ -140,7 +165,7 @@ class EngineBridge(QObject):
     def create_database(self, name: str, embedder: str | None = None) -> Op:
         def create() -> list[str]:
             KnowledgeBase.open(self.paths, self.settings, name, create=True, embedder=embedder).close()
-            return self.databases()
+            return self._list_databases()
 
         return self.loop.run(lambda: self._ws.without(name, create), self.databasesChanged.emit,
                              self._fail("create database"))
@@ -148,7 +173,7 @@ class EngineBridge(QObject):
     def delete_database(self, name: str) -> Op:
         def delete() -> list[str]:
             delete_database(self.paths, self.settings, name)
-            return self.databases()
+            return self._list_databases()
 
         return self.loop.run(lambda: self._ws.without(name, delete), self.databasesChanged.emit,
                              self._fail("delete database"))
@@ -169,7 +194,10 @@ class EngineBridge(QObject):
         def done(report: IngestReport) -> None:
             self.busy.emit("ingest", False)
             self.ingestFinished.emit(report_view(report))
-            self.databasesChanged.emit(self.databases())  # a first ingest creates the database
+            if self.on_server:
+                self.refresh_databases()  # a first ingest creates the database
+            else:
+                self.databasesChanged.emit(self.databases())
             self.load_documents(name)
 
         return self.loop.run(work, done, self._fail("ingest"))
@@ -181,6 +209,10 @@ class EngineBridge(QObject):
     def remove_document(self, name: str, doc_id: str) -> Op:
         return self._on_kb(name, lambda kb: kb.remove_document(doc_id), lambda _: self.load_documents(name),
                            "remove document")
+
+    def fetch_pdf(self, name: str, doc_id: str, on_done: Callable[[Path], None]) -> Op:
+        """The local copy of a document's PDF (fetched from the team server when it is not here yet)."""
+        return self._on_kb(name, lambda kb: kb.pdf_file(kb.find_document(doc_id)), on_done, "open PDF")
 
     def set_meta(self, name: str, doc_id: str, key: str, value: str) -> Op:
         return self._on_kb(name, lambda kb: kb.set_meta(doc_id, key, value), lambda _: self.load_documents(name),

@@ -15,7 +15,9 @@ from desktop.cli.console import emit_json
 from desktop.kb.database import KnowledgeBase, list_databases
 from desktop.kb.databases import SAMPLE_DB
 from desktop.kb.embeddings import OfflineEmbedder
+from desktop.kb.errors import KbError
 from desktop.kb.pdf import tesseract_available
+from desktop.kb.server.health import server_health
 from desktop.llm.factory import make_backend
 from desktop.paths import AppPaths, sample_kb_dir
 from desktop.settings import Settings, SettingsError, load_settings
@@ -87,10 +89,31 @@ def check_embedder() -> Check:
     return Check("offline embedder", "ok", f"multilingual-e5-small loaded in {time.perf_counter() - started:.1f}s")
 
 
+def check_server(settings: Settings) -> list[Check]:
+    """The team's knowledge-base server (server mode only)."""
+    if settings.kb.mode != "server":
+        return []
+    health = server_health(settings.kb.server)
+    if not health.ok:
+        return [Check("knowledge-base server", "fail", health.message,
+                      "check kb.server in the settings (host, port, user; the password in $RABBITHOLE_DB_PASSWORD "
+                      "or ~/.pgpass), or ask IT whether the server runs (docs/server.md)")]
+    rights = "may add and remove documents" if health.can_write else "read-only: may search, not change"
+    tls = "TLS" if health.tls else "no TLS"
+    level: Level = "ok" if health.tls or settings.kb.server.host in ("127.0.0.1", "localhost", "::1") else "warn"
+    return [Check("knowledge-base server", level,
+                  f"{health.where}: PostgreSQL {health.version}, pgvector {health.pgvector}, {tls}, {rights}, "
+                  f"{health.databases} knowledge bases",
+                  "" if level == "ok" else "ask IT to enable TLS and set kb.server.sslmode to verify-full")]
+
+
 def check_databases(paths: AppPaths, settings: Settings) -> list[Check]:
-    names = list_databases(paths)
+    try:
+        names = list_databases(paths, settings)
+    except KbError as exc:
+        return [Check("databases", "fail", str(exc))]
     checks = []
-    if SAMPLE_DB not in names:
+    if SAMPLE_DB not in names and settings.kb.mode != "server":
         level: Level = "ok" if any(sample_kb_dir().glob("*.pdf")) else "warn"
         checks.append(Check("sample knowledge base", level, f"not built yet (built on first use from {sample_kb_dir()})"))
     for name in names:
@@ -134,7 +157,8 @@ def check_ocr(settings: Settings) -> Check:
 def cmd_doctor(args: argparse.Namespace, paths: AppPaths, settings: Settings) -> int:
     checks = [check_settings(paths), check_data_dir(paths)]
     checks += asyncio.run(_llm(settings))
-    checks += [check_embedder(), *check_databases(paths, settings), check_qt(), check_ocr(settings)]
+    checks += [check_embedder(), *check_server(settings), *check_databases(paths, settings), check_qt(),
+               check_ocr(settings)]
     if args.json:
         emit_json([asdict(c) for c in checks])
     else:

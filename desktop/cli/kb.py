@@ -78,7 +78,7 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
 
 def open_kb(args: argparse.Namespace, paths: AppPaths, settings: Settings) -> KnowledgeBase:
     """Open --db; the sample database is built from the bundled PDFs on first use."""
-    if args.db == SAMPLE_DB and SAMPLE_DB not in list_databases(paths):
+    if args.db == SAMPLE_DB and SAMPLE_DB not in list_databases(paths, settings):
         err(f"setting up the '{SAMPLE_DB}' database from the bundled laws (first use only)…")
         cancel = CancelToken()
         with interruptible(cancel):
@@ -136,7 +136,7 @@ def print_report(report: IngestReport) -> None:
 def cmd_list(args: argparse.Namespace, paths: AppPaths, settings: Settings) -> int:
     if not args.db:
         rows = []
-        for name in list_databases(paths):
+        for name in list_databases(paths, settings):
             with KnowledgeBase.open(paths, settings, name) as kb:
                 rows.append(kb.stats())
         if args.json:

@@ -9,6 +9,7 @@ starts with the same text for every batch of a task, so the server's prompt cach
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -27,6 +28,9 @@ from desktop.kb.errors import KbError
 from desktop.kb.models import DocumentInfo, SearchFilter
 from desktop.kb.tables import header_of, is_table_rows
 from desktop.llm.types import Message
+from desktop.report.model import Rect
+
+log = logging.getLogger(__name__)
 
 _MAX_REGISTRY = 40
 _PAGES_PER_REQUEST = 2
@@ -148,18 +152,27 @@ def _tier(depth: int, relevance: float, tier1_min: float) -> int:
     return 2 if depth == 1 else 3
 
 
-async def _quotes(source: Source, reading: ExcerptReading) -> list[QuoteRecord]:
+async def _quotes(source: Source, reading: ExcerptReading, kb: KnowledgeBase) -> list[QuoteRecord]:
     """The sentences the model named, cut from the source, verified against it and located on the page."""
     records = []
     header = header_of(source.text)
     for text in quotes(source.text, list(source.units), reading.quote):
         check = verify_quote(text, source.text)
-        rects = await asyncio.to_thread(locate, source.doc.path, source.page, check.display or "") if check.verified else []
+        rects = await asyncio.to_thread(_locate, kb, source, check.display or "") if check.verified else []
         records.append(QuoteRecord(
             proposed=text, verified=check.verified, match=check.match, display=check.display if check.verified else None,
             chunk_id=source.chunk_id or "", doc_id=source.doc.doc_id, doc=source.doc.file_name, page=source.page,
             rects=rects, table_header=header if header and is_table_rows(text) else None))
     return records
+
+
+def _locate(kb: KnowledgeBase, source: Source, text: str) -> list[Rect]:
+    """Where a verified quote stands on its page; none when the PDF cannot be had (the quote still stands)."""
+    try:
+        return locate(kb.pdf_file(source.doc), source.page, text)
+    except KbError as exc:
+        log.info("quote not located: %s", exc)
+        return []
 
 
 def _sentences(reader: Reader) -> dict[str, dict[int, str]]:
@@ -244,7 +257,7 @@ async def read_batch(ctx: StepContext, task: Todo, items: list[WorkItem], new_id
             id=new_id(), task_id=task.id, chunk_id=source.chunk_id or "", doc_id=source.doc.doc_id,
             doc=source.doc.file_name, page=source.page, section=source.section, depth=depth,
             tier=_tier(depth, relevance, s.tier1_min_relevance), relevance=round(relevance, 3),
-            info=reading.info.strip(), quotes=await _quotes(source, reading), references=reading.references,
+            info=reading.info.strip(), quotes=await _quotes(source, reading, reader.kb), references=reading.references,
             referenced_from=source.item.referenced_from if source.item else None,
             via=source.item.via if source.item else None, turns=turns,
             served_requests=sum(1 for x in reader.sources.values() if x.item is None),

@@ -169,6 +169,10 @@ class Catalog:
     def insert_section(self, db: sqlite3.Connection, doc_id: str, section: str, title: str | None, page: int, ordinal: int) -> None:
         db.execute("INSERT OR IGNORE INTO sections VALUES (?, ?, ?, ?, ?)", (doc_id, section, title, page, ordinal))
 
+    def store_file(self, db: sqlite3.Connection, doc_id: str, path: Path) -> None:
+        """Keep the PDF itself where every reader of the catalog can open it: here, on this workstation,
+        it stays where it is (the server's catalog stores it)."""
+
     def update_document(self, db: sqlite3.Connection, doc_id: str, **fields: object) -> None:
         for key in ("aliases", "warnings", "meta", "tags"):
             if key in fields:
@@ -191,7 +195,7 @@ class Catalog:
         """All documents; ``counts=False`` skips counting chunks (a scan of every chunk at 100k)."""
         if counts:
             rows = self.query(
-                """SELECT d.*, COUNT(c.rowid) AS chunks, COALESCE(SUM(c.embedded = 0), 0) AS pending
+                """SELECT d.*, COUNT(c.chunk_id) AS chunks, COALESCE(SUM(CASE WHEN c.embedded = 0 THEN 1 ELSE 0 END), 0) AS pending
                    FROM documents d LEFT JOIN chunks c ON c.doc_id = d.doc_id
                    GROUP BY d.doc_id ORDER BY d.file_name"""
             )

@@ -1,15 +1,19 @@
 """One knowledge base: the facade the CLI, the engine and the UI use.
 
-A database is a folder under the data dir holding ``catalog.sqlite`` (documents, chunks, lexical
-index) and, in embedded mode, ``chroma/`` (vectors). The embedder is fixed when the database is
-created and recorded in it; opening it with another one is refused with a message saying how to
-re-index.
+Embedded (one workstation), a database is a folder under the data dir holding ``catalog.sqlite``
+(documents, chunks, lexical index) and ``chroma/`` (vectors). In server mode it is a schema on the
+team's PostgreSQL server holding all of it (desktop.kb.server), which every workstation opens alike.
+The embedder is fixed when the database is created and recorded in it; opening it with another one
+is refused with a message saying how to re-index.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import re
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -38,8 +42,11 @@ from desktop.kb.models import (
 from desktop.kb.progress import CancelToken, ProgressCallback
 from desktop.kb.references import parse_references
 from desktop.kb.resolver import resolve
-from desktop.kb.search import Searcher, scope_for
+from desktop.kb.search import Scope, Searcher, scope_for
 from desktop.kb.sections import SectionIndex
+from desktop.kb.server import lexical as server_lexical
+from desktop.kb.server.catalog import ServerCatalog, list_server_databases
+from desktop.kb.server.vectors import ServerVectorStore
 from desktop.kb.vector_process import VectorStoreProcess, child_process_enabled
 from desktop.kb.vectors import VectorStore, describe, make_client
 from desktop.paths import AppPaths
@@ -51,7 +58,10 @@ _NAME = re.compile(r"^[\w][\w .\-]{0,63}$")
 LIST_KEYS = ("tags",)
 
 
-def list_databases(paths: AppPaths) -> list[str]:
+def list_databases(paths: AppPaths, settings: Settings) -> list[str]:
+    """The knowledge bases of this workstation, or on the server in server mode (which it asks)."""
+    if settings.kb.mode == "server":
+        return list_server_databases(settings.kb.server)
     root = paths.databases_dir
     if not root.is_dir():
         return []
@@ -65,12 +75,15 @@ def check_name(name: str) -> str:
 
 
 class KnowledgeBase:
-    def __init__(self, name: str, folder: Path, paths: AppPaths, settings: Settings, embedder: str | None = None) -> None:
+    def __init__(self, name: str, folder: Path, paths: AppPaths, settings: Settings, embedder: str | None = None,
+                 *, create: bool = False) -> None:
         self.name = name
         self.folder = folder
         self.paths = paths
         self.settings = settings
-        self.catalog = Catalog(folder / CATALOG_FILE)
+        self.on_server = settings.kb.mode == "server"
+        self.catalog = (ServerCatalog(settings.kb.server, name, create=create) if self.on_server
+                        else Catalog(folder / CATALOG_FILE))
         recorded = self.catalog.get_meta("embedder")
         self.embedder_spec = embedder or recorded or settings.kb.default_embedder
         if recorded is None:
@@ -79,7 +92,8 @@ class KnowledgeBase:
         elif recorded != self.embedder_spec:
             self.catalog.close()
             raise EmbedderMismatch(name, recorded, self.embedder_spec)
-        fts.upgrade(self.catalog)  # a database indexed by an older version is indexed again, once
+        if not self.on_server:
+            fts.upgrade(self.catalog)  # a database indexed by an older version is indexed again, once
         self.sections = SectionIndex(self.catalog)
         self._doc_cache: tuple[tuple[int, int], list[DocumentInfo]] | None = None
 
@@ -87,8 +101,13 @@ class KnowledgeBase:
     def open(cls, paths: AppPaths, settings: Settings, name: str, *, create: bool = False,
              embedder: str | None = None) -> "KnowledgeBase":
         folder = paths.database_dir(check_name(name))
+        if settings.kb.mode == "server":
+            known = list_server_databases(settings.kb.server)
+            if name not in known and not create:
+                raise DatabaseNotFound(name, known)
+            return cls(name, folder, paths, settings, embedder, create=name not in known)
         if not (folder / CATALOG_FILE).exists() and not create:
-            raise DatabaseNotFound(name, list_databases(paths))
+            raise DatabaseNotFound(name, list_databases(paths, settings))
         return cls(name, folder, paths, settings, embedder)
 
     def close(self) -> None:
@@ -111,17 +130,25 @@ class KnowledgeBase:
         return CachedEmbedder(inner, EmbeddingCache(self.paths.cache_dir / "embeddings.sqlite"))
 
     @locked_cached_property
-    def vectors(self) -> VectorStore | VectorStoreProcess:
-        where, host = describe(self.settings.kb, self.folder), self.settings.llm.resolved_host()
-        if self.settings.kb.mode == "embedded" and child_process_enabled():
-            return VectorStoreProcess(self.settings.kb, self.folder, self.name, self.embedder_spec, host, where)
-        return VectorStore(make_client(self.settings.kb, self.folder), self.name, self.embedder_spec, host, where=where)
+    def vectors(self) -> VectorStore | VectorStoreProcess | ServerVectorStore:
+        if isinstance(self.catalog, ServerCatalog):
+            return ServerVectorStore(self.catalog)
+        where, host = describe(self.folder), self.settings.llm.resolved_host()
+        if child_process_enabled():
+            return VectorStoreProcess(self.folder, self.name, self.embedder_spec, host, where)
+        return VectorStore(make_client(self.folder), self.name, self.embedder_spec, host, where=where)
 
     @locked_cached_property
     def _searcher(self) -> Searcher:
         return Searcher(self.catalog, self._dense, self._embed_query, self.settings.kb.fetch_k, self.settings.kb.rrf_k,
                         self._cited_units, lambda ids: self.vectors.vectors(ids), self.settings.kb.fusion,
-                        self.settings.kb.dense_weight)
+                        self.settings.kb.dense_weight, lexical=self._lexical)
+
+    def _lexical(self, terms: list[tuple[str, ...]], limit: int, scope: Scope) -> list[tuple[str, float]]:
+        where, params = scope.sql_where()
+        if isinstance(self.catalog, ServerCatalog):
+            return server_lexical.search(self.catalog, terms, limit, where, params)
+        return fts.search(self.catalog, terms, limit, where, params, scope.doc_ids)
 
     def _cited_units(self, query: str) -> list[list[Chunk]]:
         """The chunks of every unit a query cites and this database holds ("§ 78 StrlSchG")."""
@@ -156,7 +183,7 @@ class KnowledgeBase:
     # --- documents ------------------------------------------------------------------------------
 
     def documents(self) -> list[DocumentInfo]:
-        return self.catalog.documents()
+        return self._as_local(self.catalog.documents())
 
     def find_document(self, ref: str) -> DocumentInfo:
         """A document by doc id (or a unique prefix of at least 8 characters), file name, path or short name."""
@@ -175,6 +202,34 @@ class KnowledgeBase:
                 raise KbError(f"'{ref}' names {len(found)} documents; use the doc id: "
                               + ", ".join(f"{d.doc_id[:12]} ({d.path})" for d in found))
         raise DocumentNotFound(ref, self.name)
+
+    def _local_copy(self, doc_id: str) -> Path:
+        """Where this workstation keeps the PDF of a document on the server (by content hash, for every
+        knowledge base alike)."""
+        return self.paths.cache_dir / "server-pdfs" / f"{doc_id}.pdf"
+
+    def _as_local(self, docs: list[DocumentInfo]) -> list[DocumentInfo]:
+        """Documents as this workstation opens them: on a server, ``path`` is the local copy's (see pdf_file)."""
+        if not self.on_server:
+            return docs
+        return [d.model_copy(update={"path": str(self._local_copy(d.doc_id))}) for d in docs]
+
+    def pdf_file(self, doc: DocumentInfo) -> Path:
+        """The document's PDF on this workstation: where it was ingested or, from a server, a copy fetched
+        once into the cache and checked against its content hash (the doc id)."""
+        if not isinstance(self.catalog, ServerCatalog):
+            return Path(doc.path)
+        local = self._local_copy(doc.doc_id)
+        if local.is_file():
+            return local
+        data = self.catalog.file_bytes(doc.doc_id)
+        if data is None or hashlib.sha256(data).hexdigest() != doc.doc_id:
+            raise KbError(f"the server holds no intact copy of {doc.file_name}: ingest it again from its folder")
+        local.parent.mkdir(parents=True, exist_ok=True)
+        part = local.with_suffix(f".{os.getpid()}.{threading.get_ident()}.part")
+        part.write_bytes(data)
+        os.replace(part, local)  # another thread or process fetching it too writes the same bytes
+        return local
 
     def remove_document(self, ref: str) -> DocumentInfo:
         doc = self.find_document(ref)
@@ -213,7 +268,7 @@ class KnowledgeBase:
         """Documents without chunk counts, kept until the catalog changes (a search needs their names)."""
         version = self.catalog.version()
         if self._doc_cache is None or self._doc_cache[0] != version:
-            self._doc_cache = (version, self.catalog.documents(counts=False))
+            self._doc_cache = (version, self._as_local(self.catalog.documents(counts=False)))
         return self._doc_cache[1]
 
     def search(self, query: str, k: int = 10, mode: SearchMode = "hybrid", filt: SearchFilter | None = None) -> list[SearchHit]:
@@ -271,6 +326,8 @@ class KnowledgeBase:
         bad = self.catalog.query("SELECT COUNT(*) AS n FROM chunks WHERE doc_id NOT IN (SELECT doc_id FROM documents)")
         if bad[0]["n"]:
             problems.append(f"{bad[0]['n']} chunks without a document")
+        if isinstance(self.catalog, ServerCatalog):
+            problems += self.catalog.check()
         return problems
 
     def stats(self) -> dict[str, object]:

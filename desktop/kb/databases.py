@@ -3,7 +3,7 @@
 A packaged build carries the sample database ready-made (built by the real ingestion when the
 installer was made, ``prebuilt_databases_dir()``). A first start copies it into the user's data dir
 and points its documents at the bundled PDFs instead of reading and embedding them again; when the
-copy does not fit this installation (other PDFs, another embedder or chunking, a Chroma server) the
+copy does not fit this installation (other PDFs, another embedder or chunking, a team server) the
 sample is built from the PDFs as before.
 """
 
@@ -25,6 +25,7 @@ from desktop.kb.models import FileOutcome, IngestReport
 from desktop.kb.progress import CancelToken, ProgressCallback
 from desktop.kb.scan import expand, sha256_file
 from desktop.kb.seed import SEED_NAME, load_seed
+from desktop.kb.server.catalog import drop_server_database
 from desktop.paths import AppPaths, prebuilt_databases_dir, sample_kb_dir
 from desktop.settings import Settings
 
@@ -75,7 +76,7 @@ def install_prebuilt_sample(paths: AppPaths, settings: Settings, source: Path | 
     if not (prebuilt / CATALOG_FILE).is_file():
         return None
     if settings.kb.mode != "embedded":
-        log.info("prebuilt sample not used: the vectors live on a Chroma server")
+        log.info("prebuilt sample not used: the knowledge bases live on the team's server")
         return None
     folder = paths.database_dir(SAMPLE_DB)
     folder.parent.mkdir(parents=True, exist_ok=True)
@@ -181,11 +182,13 @@ def _mismatch(catalog: Catalog, settings: Settings, bundled: dict[str, Path]) ->
 
 
 def delete_database(paths: AppPaths, settings: Settings, name: str) -> None:
-    """Remove a database's folder (and its collection on a Chroma server)."""
+    """Remove a database: its folder, or in server mode its schema on the server (for every workstation)."""
+    if settings.kb.mode == "server":
+        if name not in list_databases(paths, settings):
+            raise DatabaseNotFound(name, list_databases(paths, settings))
+        drop_server_database(settings.kb.server, check_name(name))
+        return
     folder = paths.database_dir(check_name(name))
     if not (folder / CATALOG_FILE).exists():
-        raise DatabaseNotFound(name, list_databases(paths))
-    if settings.kb.mode == "server":
-        with KnowledgeBase.open(paths, settings, name) as kb:
-            kb.vectors.drop()
+        raise DatabaseNotFound(name, list_databases(paths, settings))
     shutil.rmtree(folder)

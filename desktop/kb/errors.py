@@ -48,3 +48,19 @@ class EmbedderUnavailable(KbError):
 
 class VectorStoreUnavailable(KbError):
     pass
+
+
+class ServerUnavailable(KbError):
+    """The team's knowledge-base server cannot be reached, refuses the login or fails."""
+
+
+class ReadOnlyDatabase(KbError):
+    def __init__(self, user: str, where: str) -> None:
+        super().__init__(
+            f"The account '{user}' may search the knowledge bases on {where} but not change them. "
+            f"Ask IT for an account with write access to add, update or remove documents."
+        )
+
+
+class ConcurrentChange(KbError):
+    """Another workstation wrote the same document at the same moment; this transaction was undone."""

@@ -21,7 +21,7 @@ import numpy as np
 from desktop.kb.catalog import Catalog
 from desktop.kb.docinfo import DocProbe, probe
 from desktop.kb.embeddings import Embedder
-from desktop.kb.errors import KbError, PdfRejected
+from desktop.kb.errors import ConcurrentChange, KbError, PdfRejected
 from desktop.kb.extract import ExtractionPool, ExtractJob, PageResult, WorkerCrashed
 from desktop.kb.lexical import fts_terms
 from desktop.kb.models import Chunk, FileOutcome, IngestReport
@@ -183,6 +183,16 @@ class Ingestor:
         return FileOutcome(path=str(path), status="moved", doc_id=same["doc_id"], reason=notice("moved", path=same["path"]))
 
     def _add(self, path: Path, st: os.stat_result, digest: str, replaces: str | None) -> FileOutcome:
+        try:
+            return self._write(path, st, digest, replaces)
+        except ConcurrentChange:  # on a team server: another workstation added the same PDF meanwhile
+            row = self.catalog.doc_row(doc_id=digest)
+            if row is None:
+                raise
+            return FileOutcome(path=str(path), status="duplicate", doc_id=digest,
+                               reason=notice("duplicate", path=row["path"]))
+
+    def _write(self, path: Path, st: os.stat_result, digest: str, replaces: str | None) -> FileOutcome:
         doc = open_pdf(path)
         try:
             info = probe(doc, path)
@@ -193,6 +203,7 @@ class Ingestor:
             if replaces:
                 self.catalog.delete_document(replaces)
             written = self._write_chunks(db, path, digest, info)
+            self.catalog.store_file(db, digest, path)
             warnings = self._warnings(written, info)
             self.catalog.insert_document(db, {
                 "doc_id": digest, "file_name": path.name, "path": str(path), "title": info.title,
@@ -313,11 +324,14 @@ class Ingestor:
         if total == 0:
             return
         embedder, vectors = self._embedder(), self._vectors()
-        names = {r["doc_id"]: (r["short_name"], r["title"]) for r in self.catalog.query("SELECT doc_id, short_name, title FROM documents")}
+        names: dict[str, tuple[str | None, str]] = {}
         while not self.cancel.cancelled:
             batch = self.catalog.to_embed(self.settings.embed_batch)
             if not batch:
                 break
+            if any(c.doc_id not in names for c in batch):  # on a team server, others add documents meanwhile
+                names = {r["doc_id"]: (r["short_name"], r["title"])
+                         for r in self.catalog.query("SELECT doc_id, short_name, title FROM documents")}
             started = time.monotonic()
             texts = [embed_text(*names[c.doc_id], c) for c in batch]
             ids = [c.chunk_id for c in batch]

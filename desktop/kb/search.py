@@ -1,4 +1,4 @@
-"""Hybrid search: dense (Chroma, cosine) and lexical (FTS5, BM25) rankings fused by reciprocal rank
+"""Hybrid search: dense (cosine) and lexical (BM25) rankings fused by reciprocal rank
 fusion, with filters by document, tag, metadata, page range and section."""
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from typing import Any
 import numpy as np
 
 from desktop.kb.catalog import Catalog
-from desktop.kb import fts
 from desktop.kb.lexical import query_terms
 from desktop.kb.models import Chunk, DocumentInfo, SearchFilter, SearchHit, SearchMode
 
@@ -134,7 +133,10 @@ class Searcher:
         vectors_of: Callable[[list[str]], dict[str, np.ndarray]] = lambda ids: {},
         fusion: str = "zscore",
         dense_weight: float = 0.5,
+        *,
+        lexical: Callable[[list[tuple[str, ...]], int, Scope], list[tuple[str, float]]],
     ) -> None:
+        self.lexical = lexical  # the catalog's own BM25 (FTS5 on a workstation, SQL on the server)
         self.fusion = fusion
         self.dense_weight = dense_weight
         self.catalog = catalog
@@ -146,8 +148,7 @@ class Searcher:
         self.rrf_k = rrf_k
 
     def lexical_ranking(self, query: str, scope: Scope, limit: int) -> list[tuple[str, float]]:
-        where, params = scope.sql_where()
-        return fts.search(self.catalog, query_terms(query), limit, where, params, scope.doc_ids)
+        return self.lexical(query_terms(query), limit, scope)
 
     def dense_ranking(self, query: str, scope: Scope, limit: int, vector: np.ndarray | None = None) -> list[tuple[str, float]]:
         if not self.catalog.has_embedded():

@@ -54,8 +54,9 @@ class SectionIndex:
             "SELECT MIN(ordinal) AS o FROM sections WHERE doc_id = ? AND ordinal > ?", (doc_id, start_ordinal)
         )[0]["o"]
         end = nxt if nxt is not None else 1 << 62
-        return self.catalog.chunks_where("doc_id = ? AND ordinal >= ? AND ordinal < ? AND section IS ?",
-                                         (doc_id, start_ordinal, end, section))
+        # (COALESCE rather than IS: SQLite's "IS ?" is no SQL PostgreSQL knows)
+        return self.catalog.chunks_where("doc_id = ? AND ordinal >= ? AND ordinal < ? AND COALESCE(section, '') = ?",
+                                         (doc_id, start_ordinal, end, section or ""))
 
     def find_section(self, doc_id: str, unit: str) -> SectionLocation | None:
         rows = self.catalog.query(

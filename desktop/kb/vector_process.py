@@ -20,18 +20,16 @@ from typing import Any
 import numpy as np
 
 from desktop.kb.errors import VectorStoreUnavailable
-from desktop.settings import KbSettings
 
 _START_TIMEOUT_S = 120  # importing chromadb and opening a large store on a slow disk
 
 
-def _serve(conn: multiprocessing.connection.Connection, kb_settings: str, folder: str, database: str,
-           embedder_spec: str, host: str, where: str) -> None:
+def _serve(conn: multiprocessing.connection.Connection, folder: str, database: str, embedder_spec: str, host: str,
+           where: str) -> None:
     from desktop.kb.vectors import VectorStore, make_client
 
     try:
-        store = VectorStore(make_client(KbSettings.model_validate_json(kb_settings), Path(folder)), database,
-                            embedder_spec, host, where)
+        store = VectorStore(make_client(Path(folder)), database, embedder_spec, host, where)
     except Exception as exc:  # noqa: BLE001 - reported to the parent, which raises it
         _reply(conn, False, exc)
         return
@@ -70,14 +68,12 @@ def _picklable(value: Any) -> bool:
 class VectorStoreProcess:
     """``VectorStore`` served by a child process; calls from several threads are taken in turn."""
 
-    def __init__(self, kb_settings: KbSettings, folder: Path, database: str, embedder_spec: str, host: str = "",
-                 where: str = "") -> None:
+    def __init__(self, folder: Path, database: str, embedder_spec: str, host: str = "", where: str = "") -> None:
         self.where = where or "the local database"
         ctx = multiprocessing.get_context("spawn")
         self._conn, child = ctx.Pipe()
         self._process = ctx.Process(target=_serve, name=f"rabbithole-vectors-{database}", daemon=True,
-                                    args=(child, kb_settings.model_dump_json(), str(folder), database, embedder_spec,
-                                          host, self.where))
+                                    args=(child, str(folder), database, embedder_spec, host, self.where))
         self._process.start()
         child.close()
         self._lock = threading.Lock()

@@ -1,5 +1,5 @@
-"""The dense side of the knowledge base: one Chroma collection per database, embedded on disk or on a
-shared Chroma server. Vectors are always computed by us and handed over explicitly; the collection
+"""The dense side of a workstation's knowledge base: one embedded Chroma collection per database (a
+team server keeps its vectors in PostgreSQL: desktop.kb.server.vectors). Vectors are always computed by us and handed over explicitly; the collection
 still gets our own embedding function so Chroma never falls back to its default, which downloads a
 model and fails offline."""
 
@@ -12,7 +12,6 @@ from typing import Any
 import numpy as np
 
 from desktop.kb.errors import VectorStoreUnavailable
-from desktop.settings import KbSettings
 
 try:  # chromadb is heavy; import once, at module load, with telemetry off
     import chromadb
@@ -56,22 +55,16 @@ def _collection_name(database: str) -> str:
     return f"rabbithole-{slug}"[:60]
 
 
-def describe(settings: KbSettings, db_dir: Path) -> str:
-    if settings.mode == "server":
-        return f"{'https' if settings.server_ssl else 'http'}://{settings.server_host}:{settings.server_port}"
+def describe(db_dir: Path) -> str:
     return str(db_dir / "chroma")
 
 
-def make_client(settings: KbSettings, db_dir: Path) -> Any:
+def make_client(db_dir: Path) -> Any:
     chroma_settings = ChromaSettings(anonymized_telemetry=False)
     try:
-        if settings.mode == "server":
-            return chromadb.HttpClient(
-                host=settings.server_host, port=settings.server_port, ssl=settings.server_ssl, settings=chroma_settings
-            )
         return chromadb.PersistentClient(path=str(db_dir / "chroma"), settings=chroma_settings)
     except Exception as exc:
-        raise VectorStoreUnavailable(f"cannot open the vector store at {describe(settings, db_dir)}: {exc}") from exc
+        raise VectorStoreUnavailable(f"cannot open the vector store at {describe(db_dir)}: {exc}") from exc
 
 
 def _guard(what: str, where: str, call: Any) -> Any:

@@ -4,6 +4,7 @@ bridge; the window only shows state and forwards commands."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -90,6 +91,8 @@ class MainWindow(QMainWindow):
         self._menus()
         self._connect()
         self.kb.set_databases(bridge.databases(), select=bridge.sample_database)
+        if bridge.on_server:
+            bridge.refresh_databases()
         self.health = QTimer(self, interval=_HEALTH_INTERVAL_MS, timeout=bridge.check_llm)
         self.health.start()
         bridge.check_llm()
@@ -97,7 +100,7 @@ class MainWindow(QMainWindow):
     def prepare_first_start(self) -> bool:
         """On a first start, build the sample database from the bundled laws (and their shipped
         vectors, so nothing is embedded); True when that started."""
-        if self.bridge.sample_database in self.bridge.databases():
+        if not self.bridge.wants_sample():
             return False
         self.kb.set_ingesting(True)
         self.bridge.ingest(self.bridge.sample_database, [])
@@ -293,11 +296,11 @@ class MainWindow(QMainWindow):
         self.banner.show()
 
     def open_citation(self, citation: Citation) -> None:
-        self.viewer_dock.show()
         note = None if citation.quote_verified else self.tr(
             "The quote of source [{n}] was not found in the document, so nothing is highlighted: read the page "
             "to check what the answer says.").format(n=citation.n)
-        self.viewer.open(Path(citation.path), citation.page, citation.rects, citation.quote, note)
+        self._show_pdf(citation.doc_id, Path(citation.path),
+                       lambda path: self.viewer.open(path, citation.page, citation.rects, citation.quote, note))
 
     def _open_chunk(self, chunk: ChunkView) -> None:
         doc = next((d for d in self.kb.model.docs if d.doc_id == chunk.doc_id), None)
@@ -305,13 +308,20 @@ class MainWindow(QMainWindow):
             self._error(self.tr("“{doc}” is not in the knowledge base shown; choose its knowledge base to open it.")
                         .format(doc=chunk.doc))
             return
-        self.viewer_dock.show()
-        self.viewer.open(Path(doc.path), chunk.page)
+        self._show_pdf(doc.doc_id, Path(doc.path), lambda path: self.viewer.open(path, chunk.page))
 
     def _open_document(self, doc: DocumentView | None) -> None:
         if doc is not None:
-            self.viewer_dock.show()
-            self.viewer.open(Path(doc.path), 1)
+            self._show_pdf(doc.doc_id, Path(doc.path), lambda path: self.viewer.open(path, 1))
+
+    def _show_pdf(self, doc_id: str, path: Path, show: Callable[[Path], None]) -> None:
+        """Show a PDF in the viewer; one of the team server's that this workstation has not opened yet is
+        fetched first, in the background (the viewer says why when that fails)."""
+        self.viewer_dock.show()
+        if path.is_file() or not self.bridge.on_server or not self.kb.database:
+            show(path)
+            return
+        self.bridge.fetch_pdf(self.kb.database, doc_id, show)
 
     def _export(self, fmt: str) -> None:
         if self.state is None or self.state.report is None:

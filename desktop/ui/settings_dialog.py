@@ -191,8 +191,8 @@ class SettingsDialog(QDialog):
         found: list[tuple[str, str]] = []
         if not s.llm.model:
             found.append(("llm.model", self.tr("Choose or type a model name.")))
-        if s.kb.mode == "server" and not s.kb.server_host:
-            found.append(("kb.server_host", self.tr("Server mode needs the host of the Chroma server.")))
+        if s.kb.mode == "server" and not s.kb.server.host:
+            found.append(("kb.server.host", self.tr("Server mode needs the host of the team's PostgreSQL server.")))
         spec = s.kb.default_embedder
         if spec != OFFLINE_EMBEDDER and not (spec.startswith("ollama:") and len(spec) > len("ollama:")):
             found.append(("kb.default_embedder", self.tr("Use 'offline' or 'ollama:MODEL' (e.g. ollama:bge-m3).")))

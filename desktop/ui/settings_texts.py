@@ -54,14 +54,25 @@ FIELDS: dict[str, tuple[str, str]] = {
     "llm.retry_backoff_max_s": (QT_TRANSLATE_NOOP("SettingsTexts", "Longest retry wait (s)"), QT_TRANSLATE_NOOP(
         "SettingsTexts", "Longest wait before one retry.")),
     "kb": (QT_TRANSLATE_NOOP("SettingsTexts", "Knowledge base"), ""),
-    "kb.mode": (QT_TRANSLATE_NOOP("SettingsTexts", "Mode"),
-                QT_TRANSLATE_NOOP("SettingsTexts", "Vector store inside the app, or a Chroma server.")),
-    "kb.server_host": (QT_TRANSLATE_NOOP("SettingsTexts", "Server host"),
-                       QT_TRANSLATE_NOOP("SettingsTexts", "Chroma server host (server mode).")),
-    "kb.server_port": (QT_TRANSLATE_NOOP("SettingsTexts", "Server port"),
-                       QT_TRANSLATE_NOOP("SettingsTexts", "Chroma server port (server mode).")),
-    "kb.server_ssl": (QT_TRANSLATE_NOOP("SettingsTexts", "Use HTTPS"),
-                      QT_TRANSLATE_NOOP("SettingsTexts", "Use HTTPS to reach the Chroma server.")),
+    "kb.mode": (QT_TRANSLATE_NOOP("SettingsTexts", "Mode"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Knowledge bases inside the app (this computer), or on the team's PostgreSQL server.")),
+    "kb.server": (QT_TRANSLATE_NOOP("SettingsTexts", "Team server"), ""),
+    "kb.server.host": (QT_TRANSLATE_NOOP("SettingsTexts", "Host"),
+                       QT_TRANSLATE_NOOP("SettingsTexts", "PostgreSQL server host name or address.")),
+    "kb.server.port": (QT_TRANSLATE_NOOP("SettingsTexts", "Port"),
+                       QT_TRANSLATE_NOOP("SettingsTexts", "PostgreSQL server port.")),
+    "kb.server.database": (QT_TRANSLATE_NOOP("SettingsTexts", "Database"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Database on that server that holds the knowledge bases.")),
+    "kb.server.user": (QT_TRANSLATE_NOOP("SettingsTexts", "User"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Account name; a read-only account may search but not change.")),
+    "kb.server.password": (QT_TRANSLATE_NOOP("SettingsTexts", "Password"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Password; better left empty and given as $RABBITHOLE_DB_PASSWORD or in ~/.pgpass (never logged).")),
+    "kb.server.sslmode": (QT_TRANSLATE_NOOP("SettingsTexts", "TLS"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "TLS: 'verify-full' checks the server's certificate and name.")),
+    "kb.server.sslrootcert": (QT_TRANSLATE_NOOP("SettingsTexts", "CA certificate"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "CA certificate file the server's certificate is checked against.")),
+    "kb.server.connect_timeout_s": (QT_TRANSLATE_NOOP("SettingsTexts", "Connect timeout (s)"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Longest wait for the server to answer a connection.")),
     "kb.default_embedder": (QT_TRANSLATE_NOOP("SettingsTexts", "Default embedder"),
                             QT_TRANSLATE_NOOP("SettingsTexts", "'offline' (bundled e5-small) or 'ollama:MODEL'.")),
     "kb.chunking": (QT_TRANSLATE_NOOP("SettingsTexts", "Chunking"), ""),
@@ -174,7 +185,12 @@ CHOICES: dict[str, dict[str, str]] = {
     "llm.backend": {"ollama": QT_TRANSLATE_NOOP("SettingsTexts", "Ollama"),
                     "openai": QT_TRANSLATE_NOOP("SettingsTexts", "OpenAI-compatible")},
     "kb.mode": {"embedded": QT_TRANSLATE_NOOP("SettingsTexts", "Embedded (inside the app)"),
-                "server": QT_TRANSLATE_NOOP("SettingsTexts", "Chroma server")},
+                "server": QT_TRANSLATE_NOOP("SettingsTexts", "Team server (PostgreSQL)")},
+    "kb.server.sslmode": {"disable": QT_TRANSLATE_NOOP("SettingsTexts", "Off"),
+                          "prefer": QT_TRANSLATE_NOOP("SettingsTexts", "When the server offers it"),
+                          "require": QT_TRANSLATE_NOOP("SettingsTexts", "Required (certificate not checked)"),
+                          "verify-ca": QT_TRANSLATE_NOOP("SettingsTexts", "Required, certificate checked"),
+                          "verify-full": QT_TRANSLATE_NOOP("SettingsTexts", "Required, certificate and name checked")},
     "kb.fusion": {"zscore": QT_TRANSLATE_NOOP("SettingsTexts", "Z-score"),
                   "rrf": QT_TRANSLATE_NOOP("SettingsTexts", "Reciprocal rank fusion (RRF)")},
     "ui.language": {"system": QT_TRANSLATE_NOOP("SettingsTexts", "As the system"),

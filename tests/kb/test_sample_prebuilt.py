@@ -75,7 +75,7 @@ def test_first_start_copies_the_prebuilt_sample_and_indexes_nothing(
     assert report is not None and {f.status for f in report.files} == {"added"}
     assert {Path(f.path).name for f in report.files} == LAWS
     assert all(f.pages > 0 and f.chunks > 0 for f in report.files)
-    assert databases.list_databases(app_paths) == [databases.SAMPLE_DB]
+    assert databases.list_databases(app_paths, Settings()) == [databases.SAMPLE_DB]
     assert [p.name for p in app_paths.databases_dir.iterdir()] == [databases.SAMPLE_DB]  # no staging left
     assert databases.ensure_sample(app_paths, settings) is None  # complete: the next start does nothing
 
@@ -147,7 +147,7 @@ def test_a_prebuilt_sample_that_does_not_fit_the_settings_is_not_used(
         app_paths: AppPaths, settings: Settings, installed_kb: Path, change: Callable[[Settings], None]) -> None:
     change(settings)
     assert databases.install_prebuilt_sample(app_paths, settings, installed_kb) is None
-    assert databases.list_databases(app_paths) == []
+    assert databases.list_databases(app_paths, Settings()) == []
     assert not any(app_paths.databases_dir.iterdir())
 
 
@@ -155,7 +155,7 @@ def test_without_a_prebuilt_sample_nothing_is_copied(app_paths: AppPaths, settin
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(databases, "prebuilt_databases_dir", lambda: tmp_path / "no-such-folder")
     assert databases.install_prebuilt_sample(app_paths, settings) is None
-    assert databases.list_databases(app_paths) == []
+    assert databases.list_databases(app_paths, Settings()) == []
 
 
 def test_an_existing_sample_is_never_replaced_by_the_prebuilt_one(

@@ -22,7 +22,7 @@ from desktop.kb.errors import VectorStoreUnavailable
 from desktop.kb.vector_process import VectorStoreProcess
 from desktop.kb.vectors import VectorStore, make_client
 from desktop.paths import AppPaths
-from desktop.settings import KbSettings, Settings
+from desktop.settings import Settings
 
 pytestmark = pytest.mark.slow
 
@@ -34,13 +34,13 @@ def _unit(rows: int, dim: int = 8, seed: int = 0) -> np.ndarray:
 
 @pytest.fixture
 def child_store(tmp_path: Path) -> Iterator[VectorStoreProcess]:
-    store = VectorStoreProcess(KbSettings(), tmp_path, "T", "offline")
+    store = VectorStoreProcess(tmp_path, "T", "offline")
     yield store
     store.close()
 
 
 def test_child_process_store_answers_like_the_in_process_one(child_store: VectorStoreProcess, tmp_path: Path) -> None:
-    local = VectorStore(make_client(KbSettings(), tmp_path / "local"), "T", "offline")
+    local = VectorStore(make_client(tmp_path / "local"), "T", "offline")
     vectors = _unit(40)
     ids = [f"c{i}" for i in range(40)]
     meta = [{"doc_id": "d1" if i < 20 else "d2", "page": i} for i in range(40)]
@@ -67,7 +67,7 @@ def test_errors_arrive_as_the_stores_own(child_store: VectorStoreProcess) -> Non
 
 
 def test_a_closed_store_says_so(tmp_path: Path) -> None:
-    store = VectorStoreProcess(KbSettings(), tmp_path, "T", "offline")
+    store = VectorStoreProcess(tmp_path, "T", "offline")
     process = store._process
     store.close()
     assert not process.is_alive()
@@ -98,9 +98,8 @@ def test_the_child_ends_when_its_parent_is_killed(tmp_path: Path) -> None:
         import sys, time
         from pathlib import Path
         from desktop.kb.vector_process import VectorStoreProcess
-        from desktop.settings import KbSettings
         if __name__ == "__main__":
-            store = VectorStoreProcess(KbSettings(), Path({str(tmp_path)!r}), "T", "offline")
+            store = VectorStoreProcess(Path({str(tmp_path)!r}), "T", "offline")
             print(store._process.pid, flush=True)
             time.sleep(600)
     """)

@@ -1,0 +1,1 @@
+"""The team's knowledge base on PostgreSQL (catalog, lexical index, vectors, PDFs): see docs/server.md."""

@@ -1,0 +1,127 @@
+"""A team knowledge base on a real PostgreSQL server (with pgvector) on 127.0.0.1: two data folders act
+as two workstations; one ingests, the other lists, searches in every mode, resolves references and
+opens a citation's PDF; the same facade and the same ranking as on a workstation."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from pathlib import Path
+
+import pytest
+from conftest import make_paths
+from support import pdfs
+
+from desktop.kb.database import KnowledgeBase, list_databases
+from desktop.kb.databases import delete_database
+from desktop.kb.errors import DatabaseNotFound, KbError
+from desktop.paths import AppPaths
+from desktop.settings import Settings
+
+pytestmark = pytest.mark.server
+SAMPLE = Path(__file__).resolve().parents[2] / "kb"
+
+
+def workstation(root: Path, cache: Path) -> AppPaths:
+    return make_paths(root, cache)
+
+
+def _laws(folder: Path) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    return [pdfs.statute(folder / "TestG.pdf"),
+            pdfs.statute(folder / "PrüfV.pdf", "PrüfV", "Verordnung über Prüfungen", sections=4, edition="2021-01-01"),
+            pdfs.report(folder / "report.pdf", ["The annual report states a budget of 1,234.5 million euros.",
+                                                "Staff turnover fell to 3.2 percent in the reporting year."])]
+
+
+def test_what_one_workstation_ingests_the_other_finds(tmp_path: Path, team_settings: Settings,
+                                                      embedding_cache_dir: Path) -> None:
+    alice, bob = workstation(tmp_path / "alice", embedding_cache_dir), workstation(tmp_path / "bob", embedding_cache_dir)
+    files = _laws(tmp_path / "alice-files")
+    with KnowledgeBase.open(alice, team_settings, "Team", create=True) as kb:
+        report = kb.ingest(files)
+        assert [f.status for f in report.files] == ["added"] * 3 and report.pending_embeddings == 0
+        assert not report.embed_error
+    for f in files:  # the PDFs exist on Alice's disk only
+        f.unlink()
+
+    assert list_databases(bob, team_settings) == ["Team"]
+    assert not (bob.databases_dir / "Team").exists()  # nothing of it on Bob's disk
+    with KnowledgeBase.open(bob, team_settings, "Team") as kb:
+        assert sorted(d.file_name for d in kb.documents()) == ["PrüfV.pdf", "TestG.pdf", "report.pdf"]
+        for mode in ("hybrid", "dense", "lexical"):
+            hits = kb.search("budget of the annual report", k=3, mode=mode)
+            assert hits and hits[0].doc == "report.pdf", mode
+        assert kb.search("1234.5 million", k=1, mode="lexical")[0].doc == "report.pdf"  # the number by its value
+        assert kb.search("Grenzwert", k=5, mode="lexical", filt=None)
+        section = kb.section("§ 3 PrüfV")
+        assert section and all(c.section == "§ 3" for c in section)
+        assert "Vorschrift Nummer 3" in section[0].text
+        refs = kb.references("nach § 2 Abs. 1 TestG")
+        assert refs and refs[0].targets[0].chunk_ids
+        doc = kb.find_document("report.pdf")
+        assert not Path(doc.path).exists()  # where Bob will keep it, not fetched yet
+        local = kb.pdf_file(doc)  # the citation's PDF, fetched from the server
+        assert local == Path(doc.path) and local.is_relative_to(bob.cache_dir)
+        assert hashlib.sha256(local.read_bytes()).hexdigest() == doc.doc_id
+        assert kb.verify() == []
+
+
+def test_the_server_ranks_as_a_workstation_does(tmp_path: Path, team_settings: Settings, app_paths: AppPaths,
+                                                settings: Settings) -> None:
+    files = [SAMPLE / "NiSV.pdf", SAMPLE / "AtEV.pdf", _laws(tmp_path / "files")[2]]
+    queries = ["Fachkunde für Laseranwendungen am Menschen", "Ablieferung radioaktiver Abfälle an eine Anlage des Bundes",
+               "staff turnover", "§ 4 NiSV", "Kosten und Entgelte der Endlagerung", "1.234,5", "Anlage 3"]
+    rankings = {}
+    for label, s, paths in (("embedded", settings, app_paths),
+                            ("server", team_settings, workstation(tmp_path / "w", app_paths.cache_dir))):
+        with KnowledgeBase.open(paths, s, "Same", create=True) as kb:
+            kb.ingest(files)
+            rankings[label] = {(q, m): [(h.chunk_id, h.score) for h in kb.search(q, k=8, mode=m)]
+                               for q in queries for m in ("lexical", "dense", "hybrid")}
+    for key, expected in rankings["embedded"].items():
+        _assert_same_ranking(rankings["server"][key], expected, key)
+
+
+def _assert_same_ranking(got: list[tuple[str, float]], expected: list[tuple[str, float]], key: object) -> None:
+    """The same chunks with the same scores (to float precision); chunks of equal score may swap places."""
+    assert len(got) == len(expected), key
+    close = lambda a, b: math.isclose(a, b, rel_tol=1e-4, abs_tol=1e-7)  # noqa: E731
+    score_of = dict(expected)
+    for (cid, score), (want_id, want) in zip(got, expected):
+        assert close(score, want), (key, cid, score, want_id, want)
+        if cid != want_id:  # a tie: the chunk has the same score there, or both lists were cut in a tie
+            assert close(score_of.get(cid, expected[-1][1]), want), (key, cid, want_id)
+
+
+def test_removing_and_dropping_leave_nothing_behind(tmp_path: Path, team_settings: Settings,
+                                                    embedding_cache_dir: Path) -> None:
+    paths = workstation(tmp_path / "w", embedding_cache_dir)
+    files = _laws(tmp_path / "files")
+    with KnowledgeBase.open(paths, team_settings, "Temp", create=True) as kb:
+        kb.ingest(files)
+        kb.remove_document("TestG.pdf")
+        assert sorted(d.file_name for d in kb.documents()) == ["PrüfV.pdf", "report.pdf"]
+        assert kb.search("Vorschrift Nummer 6", k=10, mode="lexical")[0].doc == "PrüfV.pdf"
+        assert kb.verify() == []
+        counts = kb.catalog.raw("SELECT (SELECT COUNT(*) FROM chunks) AS c, (SELECT COUNT(*) FROM vectors) AS v, "
+                                "(SELECT COUNT(*) FROM files) AS f")[0]
+        assert counts["c"] == counts["v"] and counts["f"] == 2
+    delete_database(paths, team_settings, "Temp")
+    assert list_databases(paths, team_settings) == []
+    with pytest.raises(DatabaseNotFound):
+        KnowledgeBase.open(paths, team_settings, "Temp")
+
+
+def test_a_wrong_password_or_a_dead_server_says_so_without_the_password(tmp_path: Path, team_settings: Settings,
+                                                                          embedding_cache_dir: Path) -> None:
+    paths = workstation(tmp_path / "w", embedding_cache_dir)
+    wrong = team_settings.model_copy(deep=True)
+    wrong.kb.server.password = "not-the-password"
+    with pytest.raises(KbError, match="refused the login") as caught:
+        list_databases(paths, wrong)
+    assert "not-the-password" not in str(caught.value)
+    dead = team_settings.model_copy(deep=True)
+    dead.kb.server.port = 1
+    with pytest.raises(KbError, match="cannot reach the knowledge-base server rabbit_admin@127.0.0.1:1"):
+        KnowledgeBase.open(paths, dead, "Team", create=True)
