@@ -1,6 +1,7 @@
 """Retrieval quality on the dev sets: does search put the gold evidence page in the top k?
 
     python benchmarks/retrieval_quality.py CORPUS_DIR [--work DIR] [--sets a,b] [--modes hybrid,dense,lexical]
+                                           [--server SETTINGS.json | --local-server] [--cache-from DIR]
 
 CORPUS_DIR holds the evaluation sets (financebench-dev, legalquad-dev, obliqa-dev, laws-de). Each set
 is ingested through the command line into its own data folder under ``--work`` (kept, so a rerun only
@@ -11,24 +12,54 @@ Per question, with the ranked chunks mapped to (document, page):
   (an ObliQA passage continuing to ``page_end`` counts on any of its pages);
 - MRR: 1 / rank of the first chunk on a gold page (0 when none in the top 10).
 Prints a Markdown table and writes the figures as JSON beside the work folder.
+
+With ``--server``/``--local-server`` (bench_server.py) every set goes into a knowledge base on the team
+server instead; ``--cache-from`` copies each set's embedding cache from an earlier embedded run's work
+folder, so both modes rank the very same vectors and only the backends differ.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from bench_server import add_arguments, settings_from
+
+from desktop.kb.server.connect import PASSWORD_ENV
+from desktop.paths import resolve_paths
+from desktop.settings import Settings, save_settings
+
 SETS = ("financebench-dev", "legalquad-dev", "obliqa-dev", "laws-de")
 K = 10
 
 
+ENV: dict[str, str] = dict(os.environ)  # the password of a team server joins it (never the settings file)
+
+
 def cli(*args: str, data_dir: Path) -> subprocess.CompletedProcess[str]:
     cmd = [sys.executable, "-m", "desktop", *args, "--data-dir", str(data_dir)]
-    return subprocess.run(cmd, capture_output=True, text=True, check=False)
+    return subprocess.run(cmd, capture_output=True, text=True, check=False, env=ENV)
+
+
+def prepare(data_dir: Path, settings: Settings, cache_from: Path | None) -> None:
+    """A set's data folder on the chosen backend, with the embeddings an earlier run computed."""
+    paths = resolve_paths(data_dir).ensure()
+    if settings.kb.mode == "server":
+        stored = settings.model_copy(deep=True)
+        if stored.kb.server.password:
+            ENV[PASSWORD_ENV] = stored.kb.server.password
+        stored.kb.server.password = None
+        save_settings(paths, stored)
+    cached = cache_from / data_dir.name / "cache" / "embeddings.sqlite" if cache_from else None
+    if cached and cached.is_file() and not (paths.cache_dir / "embeddings.sqlite").exists():
+        paths.cache_dir.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(cached, paths.cache_dir / "embeddings.sqlite")
 
 
 def pdf_folder(corpus: Path, name: str) -> Path:
@@ -61,8 +92,10 @@ def ensure_ingested(corpus: Path, name: str, data_dir: Path) -> dict[str, object
     return {"seconds": round(time.perf_counter() - started, 1), "summary": done.stdout.strip().splitlines()[-1]}
 
 
-def run_set(corpus: Path, name: str, work: Path, modes: list[str]) -> dict[str, object]:
+def run_set(corpus: Path, name: str, work: Path, modes: list[str], settings: Settings,
+            cache_from: Path | None) -> dict[str, object]:
     data_dir = work / name
+    prepare(data_dir, settings, cache_from)
     ingest = ensure_ingested(corpus, name, data_dir)
     questions = [json.loads(line) for line in (corpus / name / "questions_dev.jsonl").read_text().splitlines() if line]
     queries = work / f"{name}.queries.jsonl"
@@ -109,11 +142,14 @@ def main() -> int:
     ap.add_argument("--work", type=Path, default=Path(".bench/retrieval"))
     ap.add_argument("--sets", default=",".join(SETS))
     ap.add_argument("--modes", default="hybrid,dense,lexical")
+    ap.add_argument("--cache-from", type=Path, metavar="DIR", help="an earlier run's work folder: reuse its embeddings")
+    add_arguments(ap)
     args = ap.parse_args()
+    settings = settings_from(args)
     args.work.mkdir(parents=True, exist_ok=True)
     results = {}
     for name in args.sets.split(","):
-        results[name] = run_set(args.corpus, name, args.work, args.modes.split(","))
+        results[name] = run_set(args.corpus, name, args.work, args.modes.split(","), settings, args.cache_from)
         print(f"{name}: {json.dumps(results[name])}", file=sys.stderr)
     (args.work / "retrieval_quality.json").write_text(json.dumps(results, indent=2))
     print(table(results))

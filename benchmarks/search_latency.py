@@ -1,10 +1,12 @@
 """Search latency of the knowledge base at 10k and 100k chunks (hybrid / dense / lexical).
 
     python benchmarks/search_latency.py CORPUS_DIR [--sizes 10000 100000] [--data-dir DIR] [--queries N] [--rebuild]
+                                       [--server SETTINGS.json | --local-server]
 
 Builds one database per size under DATA_DIR (default .bench/search-latency; reused unless --rebuild)
-through the real Catalog (pages, chunks, FTS5 terms from ``index_terms``) and the real VectorStore
-(embedded Chroma), chunks marked embedded. Chunk texts are real: sentences of the corpus PDFs
+through the real Catalog (pages, chunks, lexical terms from ``index_terms``) and the real vector store
+(embedded Chroma; with --server/--local-server the team server's PostgreSQL catalog and pgvector,
+see bench_server.py), chunks marked embedded. Chunk texts are real: sentences of the corpus PDFs
 (PyMuPDF ``page.get_text()``), recombined into ~100-word chunks with a fixed seed; each synthetic
 document draws 70 % of its sentences from one source PDF (topical posting lists) and 30 % from all
 PDFs of its language. Vectors are synthetic (embedding 100k chunks on two cores takes hours):
@@ -40,7 +42,10 @@ import chromadb
 import numpy as np
 import pymupdf
 
-from desktop.kb.database import KnowledgeBase
+from bench_server import add_arguments, schema_mb, settings_from
+
+from desktop.kb.database import KnowledgeBase, list_databases
+from desktop.kb.databases import delete_database
 from desktop.kb.ingest import chunk_header, vector_metadata
 from desktop.kb.language import detect_language
 from desktop.kb.lexical import index_terms
@@ -129,30 +134,35 @@ def build(kb: KnowledgeBase, size: int, pool: list[tuple[str, str, list[str]]]) 
         written += ordinal
         docs += 1
     catalog_s = time.perf_counter() - started
-    batch = min(5000, kb.vectors.client.get_max_batch_size())
+    client = getattr(kb.vectors, "client", None)  # Chroma caps a batch; the server takes any
+    batch = min(5000, client.get_max_batch_size()) if client else 2000
     while todo := kb.catalog.to_embed(batch):
         vecs = np.stack([unit(vrng, doc_centre[c.doc_id], 0.75) for c in todo])
         kb.vectors.upsert([c.chunk_id for c in todo], vecs, [c.text for c in todo], [vector_metadata(c) for c in todo])
         kb.catalog.mark_embedded([c.chunk_id for c in todo])
-    kb.catalog.query("PRAGMA wal_checkpoint(TRUNCATE)")
+    if not kb.on_server:
+        kb.catalog.query("PRAGMA wal_checkpoint(TRUNCATE)")
     return {"documents": docs, "chunks": written, "catalog_s": round(catalog_s, 1),
             "vectors_s": round(time.perf_counter() - started - catalog_s, 1)}
 
 
-def open_or_build(paths: AppPaths, size: int, rebuild: bool) -> tuple[KnowledgeBase, dict[str, Any]]:
+def open_or_build(paths: AppPaths, settings: Settings, size: int, rebuild: bool) -> tuple[KnowledgeBase, dict[str, Any]]:
     name = f"bench-{size}"
     folder = paths.database_dir(name)
-    if folder.exists():
-        kb = KnowledgeBase.open(paths, Settings(), name)
+    if name in list_databases(paths, settings):
+        kb = KnowledgeBase.open(paths, settings, name)
         info = json.loads(kb.catalog.get_meta("bench_build") or "{}")
         if not rebuild and info.get("chunks") == size and kb.catalog.count_embedded() == size == kb.vectors.count():
             return kb, info
         kb.close()
-        shutil.rmtree(folder)
-    kb = KnowledgeBase.open(paths, Settings(), name, create=True, embedder="offline")
+        delete_database(paths, settings, name)
+    kb = KnowledgeBase.open(paths, settings, name, create=True, embedder="offline")
     info = build(kb, size, sentence_pool())
-    info["disk_mb"] = {part: round(sum(f.stat().st_size for f in folder.glob(glob) if f.is_file()) / 1e6, 1)
-                       for part, glob in (("catalog", "catalog.sqlite*"), ("chroma", "chroma/**/*"))}
+    if kb.on_server:
+        info["disk_mb"] = schema_mb(kb)
+    else:
+        info["disk_mb"] = {part: round(sum(f.stat().st_size for f in folder.glob(glob) if f.is_file()) / 1e6, 1)
+                           for part, glob in (("catalog", "catalog.sqlite*"), ("vectors", "chroma/**/*"))}
     kb.catalog.set_meta("bench_build", json.dumps(info))
     return kb, info
 
@@ -228,7 +238,7 @@ class Split:
     def result(self, skip: int) -> dict[str, dict[str, float]]:
         for obj, attr in self._wrapped:
             delattr(obj, attr)
-        return {name: stats(ms[skip:]) for name, ms in self.ms.items()}
+        return {name: stats(ms[skip:]) for name, ms in self.ms.items() if ms[skip:]}  # (a part a few searches call)
 
 
 def machine() -> dict[str, Any]:
@@ -274,9 +284,10 @@ def measure(kb: KnowledgeBase, qs: list[str]) -> dict[str, Any]:
     for mode in ("hybrid", "dense", "lexical"):
         out["end_to_end"][mode] = timed(lambda q, m=mode: (forget_queries(kb), kb.search(q, K, m)), qs)  # type: ignore[misc]
     for label, filts in filters.items():
-        split = Split((kb, "_search_documents", "documents"), (kb.catalog, "has_embedded", "has_embedded()"),
-                      (kb.vectors.collection, "query", "chroma query"), (kb.vectors.collection, "get", "chroma get"),
-                      (searcher, "lexical_ranking", "fts5 lexical"), (searcher, "citation_ranking", "citations"))
+        dense = ((kb.vectors, "query", "pgvector query"), (kb.vectors, "vectors", "pgvector get")) if kb.on_server else (
+            (kb.vectors.collection, "query", "chroma query"), (kb.vectors.collection, "get", "chroma get"))
+        split = Split((kb, "_search_documents", "documents"), (kb.catalog, "has_embedded", "has_embedded()"), *dense,
+                      (searcher, "lexical_ranking", "lexical (BM25)"), (searcher, "citation_ranking", "citations"))
         for item in [*zip(qs[:10], filts[:10]), *zip(qs, filts)]:  # the first ten warm up
             split.run(functools.partial(runner("hybrid"), item))
         out["hybrid_split"][f"hybrid{label}"] = split.result(skip=10)
@@ -299,7 +310,7 @@ def table(result: dict[str, Any]) -> str:
     for size, r in sizes.items():
         b = r["build"]
         rows.append(f"\nBuild {int(size):,} chunks ({b['documents']} documents): catalog {b['catalog_s']} s, vectors "
-                    f"{b['vectors_s']} s; on disk catalog {b['disk_mb']['catalog']} MB, Chroma {b['disk_mb']['chroma']} MB.")
+                    f"{b['vectors_s']} s; on disk catalog {b['disk_mb']['catalog']} MB, vectors {b['disk_mb']['vectors']} MB.")
     rows += ["", "Hybrid by component, p50 / p95 ms:", "",
              "| search | component | " + " | ".join(f"{int(n):,}" for n in sizes) + " |",
              "|---|---|" + "---:|" * len(sizes)]
@@ -317,24 +328,27 @@ def main() -> int:
     ap.add_argument("--data-dir", type=Path, default=ROOT / ".bench" / "search-latency")
     ap.add_argument("--queries", type=int, default=100)
     ap.add_argument("--rebuild", action="store_true")
+    add_arguments(ap)
     args = ap.parse_args()
+    settings = settings_from(args)
     global CORPUS
     CORPUS = args.corpus
     paths = resolve_paths(args.data_dir).ensure()
     qs = questions(args.queries)
     result: dict[str, Any] = {"machine": machine(), "config": {
+        "backend": f"server: PostgreSQL ({settings.kb.server.host})" if settings.kb.mode == "server" else "embedded",
         "queries": len(qs), "k": K, "fetch_k": Settings().kb.fetch_k, "rrf_k": Settings().kb.rrf_k, "dim": DIM,
         "vectors": f"synthetic: {TOPICS} topic centroids, doc centre cos~0.8 to topic, chunk cos~0.8 to doc centre",
         "query_vectors": "given_vector: topic centroid + noise (cos~0.7); end_to_end: real offline embedder",
     }, "sizes": {}}
     for size in args.sizes:
-        kb, build_info = open_or_build(paths, size, args.rebuild)
+        kb, build_info = open_or_build(paths, settings, size, args.rebuild)
         with kb:
             result["sizes"][str(size)] = {"build": build_info, **measure(kb, qs)}
             if "embed_query_ms" not in result:
                 result["embed_query_ms"] = timed(lambda q: (forget_queries(kb), kb.embedder.embed_query(q)), qs)
     result["machine"]["load_avg_at_end"] = os.getloadavg()  # other work on the machine inflates wall times
-    out = ROOT / ".bench" / "search_latency.json"
+    out = ROOT / ".bench" / ("search_latency_server.json" if settings.kb.mode == "server" else "search_latency.json")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2, ensure_ascii=False), encoding="utf-8")
     print(json.dumps(result, indent=2, ensure_ascii=False))

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from support.pg_server import PgServer, start_server  # noqa: E402
 
 from desktop.kb.database import KnowledgeBase  # noqa: E402
 from desktop.kb.databases import SAMPLE_DB, ensure_sample  # noqa: E402
@@ -88,3 +92,34 @@ def sample_kb(sample_paths: tuple[AppPaths, Settings]) -> Iterator[KnowledgeBase
     paths, settings = sample_paths
     with KnowledgeBase.open(paths, settings, SAMPLE_DB) as base:
         yield base
+
+
+# --- a team server: PostgreSQL with pgvector on 127.0.0.1 (started when a test asks for it) ----------
+
+_numbers = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def pg() -> Iterator[PgServer]:
+    server = start_server()
+    if server is None:  # a failure, not a skip: the test extra installs one, so this is a broken set-up
+        pytest.fail("no PostgreSQL with pgvector found: pip install -e '.[test]' brings one (pgserver), or "
+                    "point RABBITHOLE_TEST_PG_BIN at the bin folder of one")
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def team_settings(pg: PgServer) -> Settings:
+    """Settings of a workstation on the team's server, each test with a database of its own."""
+    name = f"team_{next(_numbers)}"
+    with psycopg.connect(pg.dsn(), autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    with psycopg.connect(pg.dsn(database=name), autocommit=True) as conn:
+        conn.execute("CREATE EXTENSION vector")  # what IT does once (docs/server.md)
+    s = Settings()
+    s.kb.ingest_workers = 0
+    s.kb.mode = "server"
+    s.kb.server.port, s.kb.server.database = pg.port, name
+    s.kb.server.user, s.kb.server.password = "rabbit_admin", "test-secret-4711"
+    return s

@@ -18,7 +18,9 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from desktop.bridge.kb_views import document_view, health_view, model_view, progress_view, pull_view, report_view
+from desktop.bridge.kb_views import (
+    document_view, health_view, model_view, progress_view, pull_view, report_view, server_health_view,
+)
 from desktop.bridge.views import RunSummaryView, estimate_view, log_line, run_view, summary_view
 from desktop.bridge.worker import Handler, LoopThread, Op
 from desktop.engine import events as ev
@@ -31,12 +33,13 @@ from desktop.kb.databases import SAMPLE_DB, delete_database, ensure_sample
 from desktop.kb.errors import KbError
 from desktop.kb.models import IngestReport
 from desktop.kb.progress import CancelToken
+from desktop.kb.server.health import server_health
 from desktop.llm.factory import make_backend
 from desktop.llm.protocol import LlmBackend
 from desktop.llm.types import LlmError
 from desktop.paths import AppPaths
 from desktop.report.export import export_all
-from desktop.settings import LlmSettings, Settings, save_settings
+from desktop.settings import LlmSettings, ServerSettings, Settings, save_settings
 
 log = logging.getLogger(__name__)
 EXPECTED = (KbError, LlmError, CommandError, RunNotFound, OSError, ValueError)
@@ -229,6 +232,11 @@ class EngineBridge(QObject):
             yield backend
         finally:
             await backend.aclose()
+
+    def check_kb_server(self, server: ServerSettings, on_done: Handler, on_error: Handler) -> Op:
+        """What the team's knowledge-base server says to these settings (as typed in the dialog)."""
+        return self.loop.run(lambda: asyncio.to_thread(lambda: server_health_view(server_health(server))),
+                             on_done, on_error)
 
     def check_llm(self, llm: LlmSettings | None = None, on_done: Handler | None = None,
                   on_error: Handler | None = None) -> Op:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from desktop.kb.models import DocumentInfo, FileOutcome, IngestProgress, IngestReport
 from desktop.kb.notices import Notice
+from desktop.kb.server.health import ServerHealth
 from desktop.llm.types import Health, ModelInfo, PullProgress
 
 
@@ -84,6 +85,18 @@ class HealthView:
 
 
 @dataclass(frozen=True)
+class ServerHealthView:
+    ok: bool
+    where: str
+    message: str
+    version: str
+    pgvector: str | None
+    tls: bool
+    can_write: bool
+    databases: int
+
+
+@dataclass(frozen=True)
 class ModelView:
     name: str
     size_bytes: int | None
@@ -126,6 +139,10 @@ def report_view(r: IngestReport) -> IngestReportView:
 
 def health_view(h: Health) -> HealthView:
     return HealthView(h.ok, h.model_ready, h.host, h.version, tuple(h.models), h.message)
+
+
+def server_health_view(h: ServerHealth) -> ServerHealthView:
+    return ServerHealthView(h.ok, h.where, h.message, h.version, h.pgvector, h.tls, h.can_write, h.databases)
 
 
 def model_view(m: ModelInfo) -> ModelView:

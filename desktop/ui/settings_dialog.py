@@ -17,11 +17,12 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.bridge.bridge import EngineBridge, user_message
-from desktop.bridge.worker import Op
 from desktop.bridge.kb_views import HealthView, ModelView
+from desktop.bridge.worker import Op
 from desktop.paths import resolve_paths
-from desktop.settings import KbSettings, LlmSettings, ResearchSettings, Settings
+from desktop.settings import KbSettings, LlmSettings, ResearchSettings, ServerSettings, Settings
 from desktop.ui.model_pull import ERROR_COLOR, GB, OK_COLOR, WARN_COLOR, ModelPull, say, status_label
+from desktop.ui.server_check import ServerCheck
 from desktop.ui.settings_form import ComboBox, Editor, SettingsForm, field_label, hbox, model_section
 
 OFFLINE_EMBEDDER = "offline"
@@ -65,6 +66,8 @@ class SettingsDialog(QDialog):
         for name, form in extra.items():  # a new settings section gets a tab of its own
             self._add_tab(form, field_label(name))
         self._add_llm_tools()
+        self.server_check = ServerCheck(self._bridge, self._typed_server, self._track)
+        self.kb_form.insert_after("server.connect_timeout_s", self.server_check)
         mode = self.kb_form.editor("mode")
         if isinstance(mode, QComboBox):
             mode.currentIndexChanged.connect(self._sync_server_fields)
@@ -129,12 +132,9 @@ class SettingsDialog(QDialog):
             backend.currentIndexChanged.connect(lambda: self.pull.set_backend(backend.currentData() == "ollama"))
 
     def _sync_server_fields(self) -> None:
-        """The Chroma server's fields matter only in server mode."""
+        """The team server's fields matter only in server mode."""
         mode = self.kb_form.editor("mode")
-        server = isinstance(mode, QComboBox) and mode.currentData() == "server"
-        for name in KbSettings.model_fields:
-            if name.startswith("server_"):
-                self.kb_form.set_enabled(name, server)
+        self.kb_form.editor("server").setEnabled(isinstance(mode, QComboBox) and mode.currentData() == "server")
 
     def _folder_notes(self) -> QWidget:
         self._default_data_dir = resolve_paths().data_dir
@@ -266,6 +266,13 @@ class SettingsDialog(QDialog):
             say(label, self.tr("Correct the fields marked in red first."), ERROR_COLOR)
             return None
         return llm
+
+    def _typed_server(self, label: QLabel) -> ServerSettings | None:
+        kb = self.kb_form.value()
+        if not isinstance(kb, KbSettings):
+            say(label, self.tr("Correct the fields marked in red first."), ERROR_COLOR)
+            return None
+        return kb.server
 
     def test_connection(self) -> None:
         llm = self._typed_llm(self.test_result)

@@ -554,138 +554,138 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="70"/>
+        <location filename="../../desktop/ui/main_window.py" line="71"/>
         <source>1 Clarify</source>
         <translation>1 Klärung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="70"/>
+        <location filename="../../desktop/ui/main_window.py" line="71"/>
         <source>2 Plan</source>
         <translation>2 Plan</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="71"/>
+        <location filename="../../desktop/ui/main_window.py" line="72"/>
         <source>3 Research</source>
         <translation>3 Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="71"/>
+        <location filename="../../desktop/ui/main_window.py" line="72"/>
         <source>4 Report</source>
         <translation>4 Bericht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="80"/>
+        <location filename="../../desktop/ui/main_window.py" line="81"/>
         <source>Knowledge base</source>
         <translation>Wissensdatenbank</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="81"/>
+        <location filename="../../desktop/ui/main_window.py" line="82"/>
         <source>PDF</source>
         <translation>PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="165"/>
+        <location filename="../../desktop/ui/main_window.py" line="166"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="166"/>
+        <location filename="../../desktop/ui/main_window.py" line="167"/>
         <source>Add PDFs…</source>
         <translation>PDFs hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="167"/>
+        <location filename="../../desktop/ui/main_window.py" line="168"/>
         <source>Add folder…</source>
         <translation>Ordner hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="168"/>
+        <location filename="../../desktop/ui/main_window.py" line="169"/>
         <source>Export report…</source>
         <translation>Bericht exportieren…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="170"/>
+        <location filename="../../desktop/ui/main_window.py" line="171"/>
         <source>Quit</source>
         <translation>Beenden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="171"/>
+        <location filename="../../desktop/ui/main_window.py" line="172"/>
         <source>&amp;Research</source>
         <translation>&amp;Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="172"/>
+        <location filename="../../desktop/ui/main_window.py" line="173"/>
         <source>New question</source>
         <translation>Neue Frage</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="173"/>
+        <location filename="../../desktop/ui/main_window.py" line="174"/>
         <source>History…</source>
         <translation>Verlauf…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="174"/>
+        <location filename="../../desktop/ui/main_window.py" line="175"/>
         <source>Stop run</source>
         <translation>Recherche anhalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="175"/>
+        <location filename="../../desktop/ui/main_window.py" line="176"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="177"/>
+        <location filename="../../desktop/ui/main_window.py" line="178"/>
         <source>Language</source>
         <translation>Sprache</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="179"/>
+        <location filename="../../desktop/ui/main_window.py" line="180"/>
         <source>System language</source>
         <translation>Sprache des Systems</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="185"/>
+        <location filename="../../desktop/ui/main_window.py" line="186"/>
         <source>&amp;Settings</source>
         <translation>&amp;Einstellungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="186"/>
+        <location filename="../../desktop/ui/main_window.py" line="187"/>
         <source>Preferences…</source>
         <translation>Einstellungen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="187"/>
+        <location filename="../../desktop/ui/main_window.py" line="188"/>
         <source>Check LLM connection</source>
         <translation>LLM-Verbindung prüfen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="188"/>
+        <location filename="../../desktop/ui/main_window.py" line="189"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="189"/>
+        <location filename="../../desktop/ui/main_window.py" line="190"/>
         <source>User guide</source>
         <translation>Benutzerhandbuch</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="191"/>
-        <location filename="../../desktop/ui/main_window.py" line="371"/>
+        <location filename="../../desktop/ui/main_window.py" line="192"/>
+        <location filename="../../desktop/ui/main_window.py" line="379"/>
         <source>About Rabbithole</source>
         <translation>Über Rabbithole</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="223"/>
+        <location filename="../../desktop/ui/main_window.py" line="224"/>
         <source>Working…</source>
         <translation>Wird ausgeführt…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="235"/>
+        <location filename="../../desktop/ui/main_window.py" line="236"/>
         <source>Choose or create a knowledge base first.</source>
         <translation>Wählen oder erstellen Sie zuerst eine Wissensdatenbank.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="277"/>
+        <location filename="../../desktop/ui/main_window.py" line="278"/>
         <source>KB: {0} · %Ln document(s)</source>
         <translation>
             <numerusform>Wissensdatenbank: {0} · %Ln Dokument</numerusform>
@@ -693,7 +693,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="278"/>
+        <location filename="../../desktop/ui/main_window.py" line="279"/>
         <source> · %Ln chunk(s) to embed</source>
         <translation>
             <numerusform> · %Ln Passage noch einzubetten</numerusform>
@@ -701,27 +701,27 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="282"/>
+        <location filename="../../desktop/ui/main_window.py" line="283"/>
         <source>LLM: {0} ✓</source>
         <translation>LLM: {0} ✓</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="285"/>
+        <location filename="../../desktop/ui/main_window.py" line="286"/>
         <source>LLM: not ready</source>
         <translation>LLM: nicht bereit</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="288"/>
+        <location filename="../../desktop/ui/main_window.py" line="289"/>
         <source>The LLM server does not answer. Start Ollama (ollama serve) or point Rabbithole to your team&apos;s LLM server in Settings → LLM. The knowledge base works meanwhile.</source>
         <translation>Der LLM-Server antwortet nicht. Starten Sie Ollama (ollama serve) oder verweisen Sie Rabbithole unter Einstellungen → LLM auf den LLM-Server Ihres Teams. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="291"/>
+        <location filename="../../desktop/ui/main_window.py" line="292"/>
         <source>The model {0} is not on the LLM server. Pull it (ollama pull {0}, or Settings → LLM → Pull model) or choose another one in Settings → LLM. The knowledge base works meanwhile.</source>
         <translation>Das Modell {0} ist nicht auf dem LLM-Server. Laden Sie es herunter (ollama pull {0} oder Einstellungen → LLM → Modell herunterladen) oder wählen Sie unter Einstellungen → LLM ein anderes. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="294"/>
+        <location filename="../../desktop/ui/main_window.py" line="295"/>
         <source>Details: {0}</source>
         <translation>Details: {0}</translation>
     </message>
@@ -731,27 +731,27 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         <translation>Das Zitat der Quelle [{n}] wurde im Dokument nicht gefunden, daher ist nichts markiert: Lesen Sie die Seite, um zu prüfen, was die Antwort sagt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="307"/>
+        <location filename="../../desktop/ui/main_window.py" line="308"/>
         <source>“{doc}” is not in the knowledge base shown; choose its knowledge base to open it.</source>
         <translation>„{doc}“ ist nicht in der angezeigten Wissensdatenbank; wählen Sie seine Wissensdatenbank, um es zu öffnen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="320"/>
+        <location filename="../../desktop/ui/main_window.py" line="328"/>
         <source>There is no report to export yet.</source>
         <translation>Es gibt noch keinen Bericht zum Exportieren.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="330"/>
+        <location filename="../../desktop/ui/main_window.py" line="338"/>
         <source>Written to {folder}: {files}</source>
         <translation>Geschrieben nach {folder}: {files}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="352"/>
+        <location filename="../../desktop/ui/main_window.py" line="360"/>
         <source>The new data folder is used from the next start.</source>
         <translation>Der neue Datenordner wird ab dem nächsten Start verwendet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="369"/>
+        <location filename="../../desktop/ui/main_window.py" line="377"/>
         <source>Rabbithole {version} — offline research over your PDFs with a local LLM.
 Data folder: {folder}</source>
         <translation>Rabbithole {version} — Offline-Recherche in Ihren PDFs mit einem lokalen LLM.
@@ -1692,59 +1692,97 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
     </message>
 </context>
 <context>
+    <name>ServerCheck</name>
+    <message>
+        <location filename="../../desktop/ui/server_check.py" line="25"/>
+        <source>Check server</source>
+        <translation>Server prüfen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/server_check.py" line="37"/>
+        <source>Connecting to {server}…</source>
+        <translation>Verbinde mit {server}…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/server_check.py" line="45"/>
+        <source>this account may add and remove documents</source>
+        <translation>dieses Konto darf Dokumente hinzufügen und entfernen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/server_check.py" line="46"/>
+        <source>this account may search, not change (read-only)</source>
+        <translation>dieses Konto darf suchen, aber nichts ändern (nur lesen)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/server_check.py" line="47"/>
+        <source>encrypted (TLS)</source>
+        <translation>verschlüsselt (TLS)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/server_check.py" line="47"/>
+        <source>not encrypted</source>
+        <translation>unverschlüsselt</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/server_check.py" line="48"/>
+        <source>Connected to PostgreSQL {version} with pgvector {pgvector}, {tls}; {count} knowledge base(s); {rights}</source>
+        <translation>Verbunden mit PostgreSQL {version} mit pgvector {pgvector}, {tls}; {count} Wissensdatenbank(en); {rights}</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="35"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="36"/>
         <source>Settings</source>
         <translation>Einstellungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="61"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="62"/>
         <source>LLM</source>
         <translation>LLM</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="62"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="63"/>
         <source>Knowledge base</source>
         <translation>Wissensdatenbank</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="63"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="64"/>
         <source>Research</source>
         <translation>Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="64"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="65"/>
         <source>Folders</source>
         <translation>Ordner</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="77"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="80"/>
         <source>Put this tab&apos;s settings back to their defaults</source>
         <translation>Einstellungen dieses Reiters auf die Standardwerte zurücksetzen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="103"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="106"/>
         <source>Refresh</source>
         <translation>Aktualisieren</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="104"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="107"/>
         <source>Ask the server (as typed on the LLM tab) which models it has</source>
         <translation>Beim Server (wie im Reiter „LLM“ eingetragen) abfragen, welche Modelle er bereitstellt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="119"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="122"/>
         <source>from $OLLAMA_HOST</source>
         <translation>aus $OLLAMA_HOST</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="119"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="122"/>
         <source>default</source>
         <translation>Standard</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="121"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="124"/>
         <source>Test connection</source>
         <translation>Verbindung testen</translation>
     </message>
@@ -1808,16 +1846,17 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
     </message>
     <message>
         <location filename="../../desktop/ui/settings_dialog.py" line="266"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="273"/>
         <source>Correct the fields marked in red first.</source>
         <translation>Korrigieren Sie zuerst die rot markierten Felder.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="275"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="282"/>
         <source>Connecting to {host}…</source>
         <translation>Verbindung zu {host} wird hergestellt…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/settings_dialog.py" line="285"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="292"/>
         <source>%n model(s)</source>
         <translation>
             <numerusform>%n Modell</numerusform>
@@ -1825,32 +1864,32 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="286"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="293"/>
         <source>model ready</source>
         <translation>Modell bereit</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="286"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="293"/>
         <source>model not installed: pull it or choose another</source>
         <translation>Modell nicht installiert: Laden Sie es herunter oder wählen Sie ein anderes</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="287"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="294"/>
         <source>Connected to {host}, version {version}, {models}; {ready}</source>
         <translation>Verbunden mit {host}, Version {version}, {models}; {ready}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="288"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="295"/>
         <source>Connected to {host}, {models}; {ready}</source>
         <translation>Verbunden mit {host}, {models}; {ready}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="312"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="319"/>
         <source>The bundled e5-small; needs no server</source>
         <translation>Das mitgelieferte e5-small; benötigt keinen Server</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/settings_dialog.py" line="316"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="323"/>
         <source>%n chat model(s) on the server</source>
         <translation>
             <numerusform>%n Chat-Modell auf dem Server</numerusform>
@@ -1858,12 +1897,12 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="328"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="335"/>
         <source>{size} GB</source>
         <translation>{size}&#xa0;GB</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="330"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="337"/>
         <source>context {n}</source>
         <translation>Kontext {n}</translation>
     </message>

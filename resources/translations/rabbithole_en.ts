@@ -141,13 +141,13 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="277" />
+        <location filename="../../desktop/ui/main_window.py" line="278" />
         <source>KB: {0} · %Ln document(s)</source>
         <translation>
             <numerusform>KB: {0} · %Ln document</numerusform><numerusform>KB: {0} · %Ln documents</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="278" />
+        <location filename="../../desktop/ui/main_window.py" line="279" />
         <source> · %Ln chunk(s) to embed</source>
         <translation>
             <numerusform> · %Ln chunk to embed</numerusform><numerusform> · %Ln chunks to embed</numerusform></translation>
@@ -204,13 +204,13 @@
             <numerusform>%n field needs correcting (marked in red).</numerusform><numerusform>%n fields need correcting (marked in red).</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/settings_dialog.py" line="285" />
+        <location filename="../../desktop/ui/settings_dialog.py" line="292" />
         <source>%n model(s)</source>
         <translation>
             <numerusform>%n model</numerusform><numerusform>%n models</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/settings_dialog.py" line="316" />
+        <location filename="../../desktop/ui/settings_dialog.py" line="323" />
         <source>%n chat model(s) on the server</source>
         <translation>
             <numerusform>%n chat model on the server</numerusform><numerusform>%n chat models on the server</numerusform></translation>

@@ -8,13 +8,16 @@ import hashlib
 import math
 from pathlib import Path
 
+import psycopg
 import pytest
 from conftest import make_paths
 from support import pdfs
+from support.pg_server import PgServer
 
 from desktop.kb.database import KnowledgeBase, list_databases
 from desktop.kb.databases import delete_database
 from desktop.kb.errors import DatabaseNotFound, KbError
+from desktop.kb.models import SearchFilter
 from desktop.paths import AppPaths
 from desktop.settings import Settings
 
@@ -36,7 +39,8 @@ def _laws(folder: Path) -> list[Path]:
 
 def test_what_one_workstation_ingests_the_other_finds(tmp_path: Path, team_settings: Settings,
                                                       embedding_cache_dir: Path) -> None:
-    alice, bob = workstation(tmp_path / "alice", embedding_cache_dir), workstation(tmp_path / "bob", embedding_cache_dir)
+    alice = workstation(tmp_path / "alice", embedding_cache_dir)
+    bob = workstation(tmp_path / "bob", tmp_path / "bob-cache")  # its own cache: no PDF fetched yet
     files = _laws(tmp_path / "alice-files")
     with KnowledgeBase.open(alice, team_settings, "Team", create=True) as kb:
         report = kb.ingest(files)
@@ -71,14 +75,18 @@ def test_the_server_ranks_as_a_workstation_does(tmp_path: Path, team_settings: S
                                                 settings: Settings) -> None:
     files = [SAMPLE / "NiSV.pdf", SAMPLE / "AtEV.pdf", _laws(tmp_path / "files")[2]]
     queries = ["Fachkunde für Laseranwendungen am Menschen", "Ablieferung radioaktiver Abfälle an eine Anlage des Bundes",
-               "staff turnover", "§ 4 NiSV", "Kosten und Entgelte der Endlagerung", "1.234,5", "Anlage 3"]
+               "staff turnover", "§ 4 NiSV", "Kosten und Entgelte der Endlagerung", "1.234,5", "Anlage 3",
+               "Anlage und Anlagen für radioaktive Abfälle und Abfall"]  # words sharing a stem: a term counted twice
     rankings = {}
     for label, s, paths in (("embedded", settings, app_paths),
                             ("server", team_settings, workstation(tmp_path / "w", app_paths.cache_dir))):
         with KnowledgeBase.open(paths, s, "Same", create=True) as kb:
             kb.ingest(files)
-            rankings[label] = {(q, m): [(h.chunk_id, h.score) for h in kb.search(q, k=8, mode=m)]
-                               for q in queries for m in ("lexical", "dense", "hybrid")}
+            nisv = kb.find_document("NiSV.pdf").doc_id
+            filters = {"all": None, "NiSV p. 2-6": SearchFilter(docs=[nisv], page_from=2, page_to=6)}
+            rankings[label] = {(q, m, f): [(h.chunk_id, h.score) for h in kb.search(q, k=8, mode=m, filt=filt)]
+                               for q in queries for m in ("lexical", "dense", "hybrid") for f, filt in filters.items()}
+            rankings[label]["rank"] = kb.rank(queries[0], [c for c, _ in rankings[label][(queries[0], "lexical", "all")]])
     for key, expected in rankings["embedded"].items():
         _assert_same_ranking(rankings["server"][key], expected, key)
 
@@ -125,3 +133,20 @@ def test_a_wrong_password_or_a_dead_server_says_so_without_the_password(tmp_path
     dead.kb.server.port = 1
     with pytest.raises(KbError, match="cannot reach the knowledge-base server rabbit_admin@127.0.0.1:1"):
         KnowledgeBase.open(paths, dead, "Team", create=True)
+
+
+def test_a_dropped_connection_is_opened_again(tmp_path: Path, team_settings: Settings, pg: PgServer,
+                                              embedding_cache_dir: Path) -> None:
+    """The server restarted or ended the workstation's connection: the next search connects anew, with
+    its session settings (the HNSW walk's breadth) set again."""
+    with KnowledgeBase.open(workstation(tmp_path / "w", embedding_cache_dir), team_settings, "Team", create=True) as kb:
+        kb.ingest([SAMPLE / "NiSV.pdf"])
+        before = [h.chunk_id for h in kb.search("Fachkunde Laser", k=5)]
+        with psycopg.connect(pg.dsn(database=team_settings.kb.server.database), autocommit=True) as admin:
+            ended = admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                  "WHERE application_name = 'rabbithole'").fetchall()
+        assert ended
+        assert [h.chunk_id for h in kb.search("Fachkunde Laser", k=5)] == before
+        assert kb.catalog.raw("SHOW hnsw.ef_search")[0]["hnsw.ef_search"] == "200"
+        kb.ingest([_laws(tmp_path / "more")[2]])  # and writes again
+        assert len(kb.documents()) == 2

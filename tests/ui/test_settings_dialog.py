@@ -107,7 +107,7 @@ def test_every_setting_gets_a_widget_of_its_type(dialog: SettingsDialog) -> None
             assert len(widget.findChildren(QDoubleSpinBox)) == len(get_args(kind)), path
     shown = sum(len(form.leaf_paths()) for form in dialog._tab_forms)
     assert shown == len(leaves)  # and nothing else
-    port = dialog.editor("kb.server_port")
+    port = dialog.editor("kb.server.port")
     assert isinstance(port, QSpinBox) and (port.minimum(), port.maximum()) == (1, 65535)
     assert isinstance(dialog.editor("llm.model"), QComboBox) and dialog.model_box.isEditable()
     folder = dialog.editor("data_dir")
@@ -210,21 +210,21 @@ def test_invalid_values_block_ok_with_a_visible_message(qtbot: Any, dialog: Sett
                                                         app_paths: AppPaths) -> None:
     ok = _button(dialog, QDialogButtonBox.StandardButton.Ok)
     _choose(dialog.editor("kb.mode"), "server")
-    dialog.editor("kb.server_host").clear()
+    dialog.editor("kb.server.host").clear()
     _click(qtbot, ok)
     assert dialog.isVisible() and not app_paths.settings_file.exists()
     assert dialog.tabs.currentIndex() == 1  # the tab with the problem is opened
-    assert "host of the Chroma server" in dialog.kb_form.errors()["server_host"]
+    assert "host of the team's PostgreSQL server" in dialog.kb_form.errors()["server.host"]
     assert dialog.message.isVisible() and "1 field needs correcting" in dialog.message.text()
 
-    _type(qtbot, dialog.editor("kb.server_host"), "chroma.local")
+    _type(qtbot, dialog.editor("kb.server.host"), "db.team.local")
     dialog.editor("llm.timeout_s").setValue(0)
     dialog.editor("research.questions_min").setValue(3)
     dialog.editor("research.questions_max").setValue(2)
     _click(qtbot, ok)
     assert dialog.isVisible() and dialog.tabs.currentIndex() == 0
     assert "greater than 0" in dialog.llm_form.errors()["timeout_s"]
-    assert "server_host" not in dialog.kb_form.errors()
+    assert "server.host" not in dialog.kb_form.errors()
     dialog.editor("llm.timeout_s").setValue(60)
     _click(qtbot, ok)
     questions_max = dialog.research_form.label("questions_max").text()  # the message names the field as shown
@@ -235,7 +235,7 @@ def test_invalid_values_block_ok_with_a_visible_message(qtbot: Any, dialog: Sett
         _click(qtbot, ok)
     assert not dialog.isVisible() and dialog.result() == SettingsDialog.DialogCode.Accepted
     saved = load_settings(app_paths)
-    assert (saved.kb.mode, saved.kb.server_host, saved.llm.timeout_s) == ("server", "chroma.local", 60.0)
+    assert (saved.kb.mode, saved.kb.server.host, saved.llm.timeout_s) == ("server", "db.team.local", 60.0)
 
 
 def test_ok_writes_settings_json_and_cancel_does_not(qtbot: Any, bridge: EngineBridge, settings: Settings,
@@ -288,7 +288,7 @@ def test_restore_defaults_resets_only_the_current_tab(qtbot: Any, dialog: Settin
 
 
 def test_server_fields_are_enabled_only_in_server_mode(qtbot: Any, dialog: SettingsDialog) -> None:
-    fields = ("kb.server_host", "kb.server_port", "kb.server_ssl")
+    fields = ("kb.server.host", "kb.server.port", "kb.server.sslmode", "kb.server.password")
     assert not any(dialog.editor(f).isEnabled() for f in fields)
     _choose(dialog.editor("kb.mode"), "server")
     assert all(dialog.editor(f).isEnabled() for f in fields)
@@ -315,6 +315,24 @@ def test_host_placeholder_names_ollama_host(qtbot: Any, bridge: EngineBridge, se
     dlg = SettingsDialog(bridge, settings)
     qtbot.addWidget(dlg)
     assert dlg.editor("llm.host").placeholderText() == "http://gpu-box:11434 (from $OLLAMA_HOST)"
+
+
+def test_check_server_says_what_the_team_server_allows(qtbot: Any, dialog: SettingsDialog,
+                                                       team_settings: Settings) -> None:
+    typed = team_settings.kb.server
+    _choose(dialog.editor("kb.mode"), "server")
+    dialog.editor("kb.server.port").setValue(typed.port)
+    for name, value in (("database", typed.database), ("user", typed.user), ("password", "wrong")):
+        dialog.editor(f"kb.server.{name}").setText(value)
+    check = dialog.server_check
+    _click(qtbot, check.button)
+    qtbot.waitUntil(lambda: check.button.isEnabled() and "refused the login" in check.result.text(), timeout=WAIT_MS)
+    assert "wrong" not in check.result.text()
+    dialog.editor("kb.server.password").setText(typed.password or "")
+    _click(qtbot, check.button)
+    qtbot.waitUntil(lambda: check.button.isEnabled() and "Connected" in check.result.text(), timeout=WAIT_MS)
+    assert "PostgreSQL 16" in check.result.text() and "pgvector 0.6" in check.result.text()
+    assert "may add and remove documents" in check.result.text() and "not encrypted" in check.result.text()
 
 
 # --- the server: test, list, pull --------------------------------------------------------------------------

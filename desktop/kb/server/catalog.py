@@ -72,16 +72,47 @@ class ServerCatalog(Catalog):
         self._depth = 0
         self._df: Counter[str] = Counter()
         self._sizes = [0, 0]  # chunks, tokens added (negative: removed) in the open transaction
+        self._session: dict[str, str] = {}  # settings of this connection's session (SET), as last set
         self._db = connect(server)
         try:
             with guarded(server):
                 if create:
                     self._create()
-                self._db.execute(sql.SQL("SET search_path TO {}, public").format(sql.Identifier(self.schema)))
-                register_vector(self._db)  # numpy arrays in and out of pgvector's columns
+                self._prepare_session()
         except BaseException:
             self._db.close()
             raise
+
+    def _prepare_session(self) -> None:
+        self._session.clear()
+        self._db.execute(sql.SQL("SET search_path TO {}, public").format(sql.Identifier(self.schema)))
+        register_vector(self._db)  # numpy arrays in and out of pgvector's columns
+
+    def _reconnect(self) -> None:
+        """A new connection after the server dropped this one (restarted, or its connection was ended)."""
+        self._db.close()
+        self._db = connect(self.server)
+        self._prepare_session()
+
+    def _execute(self, statement: str | sql.Composable, params: Sequence[object], fetch: bool) -> list[dict[str, Any]]:
+        """One statement; outside a transaction, once more on a new connection when the old one broke."""
+        with self._lock, guarded(self.server):
+            try:
+                cursor = self._db.execute(statement, tuple(params))
+            except psycopg.OperationalError:
+                if self._depth or not self._db.broken:
+                    raise
+                self._reconnect()
+                cursor = self._db.execute(statement, tuple(params))
+            return cursor.fetchall() if fetch else []
+
+    def setting(self, name: str, value: str) -> None:
+        """SET a session setting unless this connection has it already (a new connection starts afresh)."""
+        with self._lock:
+            if self._session.get(name) != value:
+                self._execute(sql.SQL("SET {} = {}").format(sql.Identifier(*name.split(".")), sql.Literal(value)),
+                              (), fetch=False)
+                self._session[name] = value
 
     @staticmethod
     def exists(server: ServerSettings, database: str) -> bool:
@@ -130,6 +161,8 @@ class ServerCatalog(Catalog):
                 finally:
                     self._depth -= 1
                 return
+            if self._db.broken:  # dropped since the last statement: start on a new connection
+                self._reconnect()
             self._depth = 1
             self._df.clear()
             self._sizes = [0, 0]
@@ -153,18 +186,15 @@ class ServerCatalog(Catalog):
                          "WHERE name IN ('chunks', 'tokens', 'generation')", tuple(self._sizes))
 
     def query(self, statement: str, params: Iterable[object] = ()) -> list[dict[str, Any]]:  # type: ignore[override]
-        with self._lock, guarded(self.server):
-            return self._db.execute(to_psycopg(statement), tuple(params)).fetchall()
+        return self._execute(to_psycopg(statement), tuple(params), fetch=True)
 
     def raw(self, statement: str | sql.Composable, params: Sequence[object] = ()) -> list[dict[str, Any]]:
         """Rows of SQL written for PostgreSQL (psycopg placeholders), for the lexical and vector sides."""
-        with self._lock, guarded(self.server):
-            return self._db.execute(statement, tuple(params)).fetchall()
+        return self._execute(statement, params, fetch=True)
 
     def run(self, statement: str | sql.Composable, params: Sequence[object] = ()) -> None:
         """SQL written for PostgreSQL that returns no rows."""
-        with self._lock, guarded(self.server):
-            self._db.execute(statement, tuple(params))
+        self._execute(statement, params, fetch=False)
 
     # --- what differs from SQLite ---------------------------------------------------------------
 

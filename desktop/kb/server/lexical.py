@@ -40,7 +40,8 @@ def bm25(catalog: ServerCatalog, alternatives: list[str], limit: int, where: str
     rows, tokens = catalog.sizes()
     if rows <= 0:
         return []
-    found = {r["term"]: r["df"] for r in catalog.raw("SELECT term, df FROM lexicon WHERE term = ANY(%s)", (alternatives,))}
+    found = {r["term"]: r["df"] for r in catalog.raw("SELECT term, df FROM lexicon WHERE term = ANY(%s)",
+                                                     (sorted(set(alternatives)),))}
     terms = [t for t in alternatives if found.get(t)]
     if not terms:
         return []
@@ -53,7 +54,7 @@ def bm25(catalog: ServerCatalog, alternatives: list[str], limit: int, where: str
     statement = sql.SQL("SELECT c.chunk_id, ({score}) AS score FROM chunks c "
                         "WHERE c.terms @@ %s::tsquery {scope} ORDER BY score DESC, c.chunk_id LIMIT %s").format(
         score=score, scope=sql.SQL(" AND " + to_psycopg(where)) if where else sql.SQL(""))
-    found_rows = catalog.raw(statement, (*values, _tsquery(terms), *(params or []), limit))
+    found_rows = catalog.raw(statement, (*values, _tsquery(sorted(set(terms))), *(params or []), limit))
     return [(r["chunk_id"], float(r["score"])) for r in found_rows]
 
 
@@ -72,12 +73,13 @@ def prune_common(catalog: ServerCatalog, terms: list[tuple[str, ...]]) -> list[t
 def search(catalog: ServerCatalog, terms: list[tuple[str, ...]], limit: int, where: str = "",
            params: list[object] | None = None) -> list[tuple[str, float]]:
     """BM25 ranking for query terms (each with its alternatives); as desktop.kb.fts.search."""
-    flat = list(dict.fromkeys(a for alts in terms for a in alts))
+    # (a term two query words share counts twice, as it does in FTS5's bm25)
+    flat = [a for alts in terms for a in alts]
     if not flat:
         return []
     pruned = prune_common(catalog, terms)
     if pruned != terms:
-        hits = bm25(catalog, list(dict.fromkeys(a for alts in pruned for a in alts)), limit, where, params)
+        hits = bm25(catalog, [a for alts in pruned for a in alts], limit, where, params)
         if len(hits) >= limit:
             return hits
     return bm25(catalog, flat, limit, where, params)

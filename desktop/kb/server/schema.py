@@ -60,12 +60,15 @@ CREATE TABLE IF NOT EXISTS vector_deletes (chunk_id TEXT PRIMARY KEY)
 
 
 def vectors_ddl(dimensions: int) -> str:
-    """The vector table, made when the first vectors arrive (their length fixes the column's)."""
+    """The vector table, made when the first vectors arrive (their length fixes the column's). The HNSW
+    graph is built more thoroughly than pgvector's default (ef_construction 64): measured on LegalQuAD,
+    the top 10 then match an exact search as closely as the embedded Chroma store's do."""
     return f"""
 CREATE TABLE IF NOT EXISTS vectors (
     chunk_id TEXT PRIMARY KEY REFERENCES chunks ON DELETE CASCADE, doc_id TEXT NOT NULL,
     page INTEGER NOT NULL, section TEXT, embedding vector({int(dimensions)}) NOT NULL);
 CREATE INDEX IF NOT EXISTS vectors_hnsw ON vectors USING hnsw (embedding vector_cosine_ops)
+    WITH (m = 16, ef_construction = 128)
 """
 
 

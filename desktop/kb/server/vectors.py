@@ -12,6 +12,9 @@ from desktop.kb.server.catalog import ServerCatalog
 from desktop.kb.server.schema import statements, vectors_ddl
 
 EF_SEARCH_MAX = 1000  # pgvector's limit; the HNSW walk must see at least k candidates to return k
+# Candidates the HNSW walk keeps: pgvector's default 40 found 98 % of the exact top 10 on LegalQuAD,
+# 200 finds 99.8 % (the embedded Chroma store 99.4 %), for a fraction of a millisecond more.
+EF_SEARCH_MIN = 200
 
 
 def _where_sql(where: dict[str, Any] | None) -> tuple[str, list[object]]:
@@ -32,12 +35,16 @@ def _where_sql(where: dict[str, Any] | None) -> tuple[str, list[object]]:
     return f"{field} {({'$gte': '>=', '$lte': '<=', '$eq': '='})[op]} %s", [value]
 
 
+def _array(value: Any) -> np.ndarray:
+    """pgvector's value as numpy (its adapter returns a Vector; older ones an array)."""
+    return np.asarray(value.to_numpy() if hasattr(value, "to_numpy") else value, dtype=np.float32)
+
+
 class ServerVectorStore:
     def __init__(self, catalog: ServerCatalog) -> None:
         self.catalog = catalog
         self.where = f"the server {catalog.server.host}:{catalog.server.port}"
         self._ready = False
-        self._ef_search = 0
 
     def _table(self, dimensions: int | None = None) -> bool:
         """Whether the vector table exists; made (with its index) when ``dimensions`` are given."""
@@ -79,16 +86,13 @@ class ServerVectorStore:
         if not ids or not self._table():
             return {}
         rows = self.catalog.raw("SELECT chunk_id, embedding FROM vectors WHERE chunk_id = ANY(%s)", (ids,))
-        return {r["chunk_id"]: np.asarray(r["embedding"], dtype=np.float32) for r in rows}
+        return {r["chunk_id"]: _array(r["embedding"]) for r in rows}
 
     def query(self, vector: np.ndarray, k: int, where: dict[str, Any] | None = None) -> list[tuple[str, float]]:
         """(chunk id, cosine similarity), best first."""
         if k <= 0 or not self._table():
             return []
-        ef = min(EF_SEARCH_MAX, max(40, k))
-        if ef != self._ef_search:
-            self.catalog.run(f"SET hnsw.ef_search = {int(ef)}")
-            self._ef_search = ef
+        self.catalog.setting("hnsw.ef_search", str(min(EF_SEARCH_MAX, max(EF_SEARCH_MIN, 2 * k))))
         clause, params = _where_sql(where)
         rows = self.catalog.raw(
             f"SELECT chunk_id, 1 - (embedding <=> %s) AS score FROM vectors {'WHERE ' + clause if clause else ''} "
