@@ -25,6 +25,18 @@ def say(label: QLabel, text: str, color: str | None = None) -> None:
     label.setStyleSheet(f"color: {color};" if color else "")
     label.setText(text)
     label.setVisible(bool(text))
+    relayout(label.window())
+
+
+def relayout(root: QWidget) -> None:
+    """Lay a window out afresh. When a word-wrapped line appears later in a scrolled settings page, Qt
+    kept the nested forms' old row heights: the fields of the group above it were squeezed into each
+    other (seen on the Knowledge base tab after "Check server")."""
+    layouts = [w.layout() for w in (root, *root.findChildren(QWidget)) if w.layout() is not None]
+    for layout in layouts:
+        layout.invalidate()
+    for layout in layouts:
+        layout.activate()
 
 
 def status_label() -> QLabel:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QLabel, QPushButton
 
 from desktop.bridge.bridge import EngineBridge
 from desktop.bridge.kb_views import ServerHealthView
@@ -15,19 +16,20 @@ from desktop.ui.model_pull import ERROR_COLOR, OK_COLOR, WARN_COLOR, say, status
 from desktop.ui.settings_form import hbox
 
 
-class ServerCheck(QWidget):
+class ServerCheck(QObject):
+    """The button row and the result line, placed by the dialog as rows of the tab's own form, below the
+    server's group (a word-wrapped label inside the group's nested form does not grow it when it wraps:
+    the fields above were squeezed)."""
+
     def __init__(self, bridge: EngineBridge, typed: Callable[[QLabel], ServerSettings | None],
-                 track: Callable[[Op], None], parent: QWidget | None = None) -> None:
+                 track: Callable[[Op], None], parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._bridge = bridge
         self._typed = typed  # the server settings as typed, or None (said on the label given)
         self._track = track  # the dialog cancels what is still running when it closes
         self.button = QPushButton(self.tr("Check server"), clicked=self.check)
+        self.button_row = hbox(self.button)
         self.result = status_label()
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(hbox(self.button))
-        layout.addWidget(self.result)
 
     def check(self) -> None:
         server = self._typed(self.result)

@@ -66,8 +66,9 @@ class SettingsDialog(QDialog):
         for name, form in extra.items():  # a new settings section gets a tab of its own
             self._add_tab(form, field_label(name))
         self._add_llm_tools()
-        self.server_check = ServerCheck(self._bridge, self._typed_server, self._track)
-        self.kb_form.insert_after("server.connect_timeout_s", self.server_check)
+        self.server_check = ServerCheck(self._bridge, self._typed_server, self._track, self)
+        for widget in (self.server_check.result, self.server_check.button_row):  # each lands right below: in reverse
+            self.kb_form.insert_after("server", widget)
         mode = self.kb_form.editor("mode")
         if isinstance(mode, QComboBox):
             mode.currentIndexChanged.connect(self._sync_server_fields)
@@ -134,7 +135,11 @@ class SettingsDialog(QDialog):
     def _sync_server_fields(self) -> None:
         """The team server's fields matter only in server mode."""
         mode = self.kb_form.editor("mode")
-        self.kb_form.editor("server").setEnabled(isinstance(mode, QComboBox) and mode.currentData() == "server")
+        server = isinstance(mode, QComboBox) and mode.currentData() == "server"
+        self.kb_form.editor("server").setEnabled(server)
+        self.server_check.button_row.setVisible(server)
+        if not server:
+            say(self.server_check.result, "")
 
     def _folder_notes(self) -> QWidget:
         self._default_data_dir = resolve_paths().data_dir

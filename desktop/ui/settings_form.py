@@ -415,9 +415,10 @@ class SettingsForm(QWidget):
         return paths
 
     def insert_after(self, path: str, widget: QWidget) -> None:
-        """Put an extra widget (a button row, say) right below a field, across the whole row."""
+        """Put an extra widget (a button row, say) right below a field or a group, across the whole row."""
         form, name = self._owner(path)
-        row, _role = form._layout.getWidgetPosition(form._rows[name].label)
+        anchor = form._rows[name].label if name in form._rows else self.editor(path)  # a field, or a group's box
+        row, _role = form._layout.getWidgetPosition(anchor)
         form._layout.insertRow(row + 1, widget)
 
     def set_enabled(self, path: str, enabled: bool) -> None:

@@ -761,42 +761,42 @@ Datenordner: {folder}</translation>
 <context>
     <name>ModelPull</name>
     <message>
-        <location filename="../../desktop/ui/model_pull.py" line="46"/>
+        <location filename="../../desktop/ui/model_pull.py" line="58"/>
         <source>Pull model</source>
         <translation>Modell herunterladen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/model_pull.py" line="47"/>
+        <location filename="../../desktop/ui/model_pull.py" line="59"/>
         <source>Download the model named above to the Ollama server</source>
         <translation>Das oben angegebene Modell auf den Ollama-Server herunterladen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/model_pull.py" line="48"/>
+        <location filename="../../desktop/ui/model_pull.py" line="60"/>
         <source>Cancel download</source>
         <translation>Download abbrechen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/model_pull.py" line="69"/>
+        <location filename="../../desktop/ui/model_pull.py" line="81"/>
         <source>%p%</source>
         <translation>%p&#xa0;%</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/model_pull.py" line="72"/>
+        <location filename="../../desktop/ui/model_pull.py" line="84"/>
         <source>Pulling {model}…</source>
         <translation>{model} wird heruntergeladen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/model_pull.py" line="80"/>
+        <location filename="../../desktop/ui/model_pull.py" line="92"/>
         <source>Download cancelled.</source>
         <translation>Download abgebrochen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/model_pull.py" line="108"/>
+        <location filename="../../desktop/ui/model_pull.py" line="120"/>
         <source>{percent}% · {done} / {total} GB</source>
         <translation>{percent}&#xa0;% · {done} / {total} GB</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/model_pull.py" line="123"/>
+        <location filename="../../desktop/ui/model_pull.py" line="135"/>
         <source>Pulled {model}; it is ready to use.</source>
         <translation>{model} wurde heruntergeladen und ist einsatzbereit.</translation>
     </message>
@@ -1694,37 +1694,37 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
 <context>
     <name>ServerCheck</name>
     <message>
-        <location filename="../../desktop/ui/server_check.py" line="25"/>
+        <location filename="../../desktop/ui/server_check.py" line="30"/>
         <source>Check server</source>
         <translation>Server prüfen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/server_check.py" line="37"/>
+        <location filename="../../desktop/ui/server_check.py" line="39"/>
         <source>Connecting to {server}…</source>
         <translation>Verbinde mit {server}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/server_check.py" line="45"/>
+        <location filename="../../desktop/ui/server_check.py" line="47"/>
         <source>this account may add and remove documents</source>
         <translation>dieses Konto darf Dokumente hinzufügen und entfernen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/server_check.py" line="46"/>
+        <location filename="../../desktop/ui/server_check.py" line="48"/>
         <source>this account may search, not change (read-only)</source>
         <translation>dieses Konto darf suchen, aber nichts ändern (nur lesen)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/server_check.py" line="47"/>
+        <location filename="../../desktop/ui/server_check.py" line="49"/>
         <source>encrypted (TLS)</source>
         <translation>verschlüsselt (TLS)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/server_check.py" line="47"/>
+        <location filename="../../desktop/ui/server_check.py" line="49"/>
         <source>not encrypted</source>
         <translation>unverschlüsselt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/server_check.py" line="48"/>
+        <location filename="../../desktop/ui/server_check.py" line="50"/>
         <source>Connected to PostgreSQL {version} with pgvector {pgvector}, {tls}; {count} knowledge base(s); {rights}</source>
         <translation>Verbunden mit PostgreSQL {version} mit pgvector {pgvector}, {tls}; {count} Wissensdatenbank(en); {rights}</translation>
     </message>
@@ -1757,82 +1757,82 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         <translation>Ordner</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="80"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="81"/>
         <source>Put this tab&apos;s settings back to their defaults</source>
         <translation>Einstellungen dieses Reiters auf die Standardwerte zurücksetzen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="106"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="107"/>
         <source>Refresh</source>
         <translation>Aktualisieren</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="107"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="108"/>
         <source>Ask the server (as typed on the LLM tab) which models it has</source>
         <translation>Beim Server (wie im Reiter „LLM“ eingetragen) abfragen, welche Modelle er bereitstellt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="122"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="123"/>
         <source>from $OLLAMA_HOST</source>
         <translation>aus $OLLAMA_HOST</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="122"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="123"/>
         <source>default</source>
         <translation>Standard</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="124"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="125"/>
         <source>Test connection</source>
         <translation>Verbindung testen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="144"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="149"/>
         <source>{path} (default)</source>
         <translation>{path} (Standard)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="146"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="151"/>
         <source>In use now: {path}</source>
         <translation>Derzeit verwendet: {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="147"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="152"/>
         <source>Empty means the platform&apos;s data folder. A change applies after Rabbithole restarts.</source>
         <translation>Leer bedeutet: der Standard-Datenordner des Betriebssystems. Eine Änderung wird nach einem Neustart von Rabbithole wirksam.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="158"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="163"/>
         <source>Databases will live in: {path}</source>
         <translation>Datenbanken werden gespeichert in: {path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="193"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="198"/>
         <source>Choose or type a model name.</source>
         <translation>Wählen Sie einen Modellnamen aus oder geben Sie einen ein.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="195"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="200"/>
         <source>Server mode needs the host of the team&apos;s PostgreSQL server.</source>
         <translation>Der Servermodus braucht den Host des PostgreSQL-Servers des Teams.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="198"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="203"/>
         <source>Use &apos;offline&apos; or &apos;ollama:MODEL&apos; (e.g. ollama:bge-m3).</source>
         <translation>Verwenden Sie „offline“ oder „ollama:MODELL“ (z. B. ollama:bge-m3).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="200"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="205"/>
         <source>Must lie between “{low}” and “{high}”.</source>
         <translation>Muss zwischen „{low}“ und „{high}“ liegen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="205"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="210"/>
         <source>Must not be more than “{other}”.</source>
         <translation>Darf nicht größer sein als „{other}“.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/settings_dialog.py" line="225"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="230"/>
         <source>%n field(s) need correcting (marked in red).</source>
         <translation>
             <numerusform>%n Feld muss korrigiert werden (rot markiert).</numerusform>
@@ -1840,23 +1840,23 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="235"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="240"/>
         <source>Could not save the settings: {error}</source>
         <translation>Die Einstellungen konnten nicht gespeichert werden: {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="266"/>
-        <location filename="../../desktop/ui/settings_dialog.py" line="273"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="271"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="278"/>
         <source>Correct the fields marked in red first.</source>
         <translation>Korrigieren Sie zuerst die rot markierten Felder.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="282"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="287"/>
         <source>Connecting to {host}…</source>
         <translation>Verbindung zu {host} wird hergestellt…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/settings_dialog.py" line="292"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="297"/>
         <source>%n model(s)</source>
         <translation>
             <numerusform>%n Modell</numerusform>
@@ -1864,32 +1864,32 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="293"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="298"/>
         <source>model ready</source>
         <translation>Modell bereit</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="293"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="298"/>
         <source>model not installed: pull it or choose another</source>
         <translation>Modell nicht installiert: Laden Sie es herunter oder wählen Sie ein anderes</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="294"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="299"/>
         <source>Connected to {host}, version {version}, {models}; {ready}</source>
         <translation>Verbunden mit {host}, Version {version}, {models}; {ready}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="295"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="300"/>
         <source>Connected to {host}, {models}; {ready}</source>
         <translation>Verbunden mit {host}, {models}; {ready}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="319"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="324"/>
         <source>The bundled e5-small; needs no server</source>
         <translation>Das mitgelieferte e5-small; benötigt keinen Server</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/settings_dialog.py" line="323"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="328"/>
         <source>%n chat model(s) on the server</source>
         <translation>
             <numerusform>%n Chat-Modell auf dem Server</numerusform>
@@ -1897,12 +1897,12 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="335"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="340"/>
         <source>{size} GB</source>
         <translation>{size}&#xa0;GB</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="337"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="342"/>
         <source>context {n}</source>
         <translation>Kontext {n}</translation>
     </message>

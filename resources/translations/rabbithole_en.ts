@@ -198,19 +198,19 @@
 <context>
     <name>SettingsDialog</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/settings_dialog.py" line="225" />
+        <location filename="../../desktop/ui/settings_dialog.py" line="230" />
         <source>%n field(s) need correcting (marked in red).</source>
         <translation>
             <numerusform>%n field needs correcting (marked in red).</numerusform><numerusform>%n fields need correcting (marked in red).</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/settings_dialog.py" line="292" />
+        <location filename="../../desktop/ui/settings_dialog.py" line="297" />
         <source>%n model(s)</source>
         <translation>
             <numerusform>%n model</numerusform><numerusform>%n models</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/settings_dialog.py" line="323" />
+        <location filename="../../desktop/ui/settings_dialog.py" line="328" />
         <source>%n chat model(s) on the server</source>
         <translation>
             <numerusform>%n chat model on the server</numerusform><numerusform>%n chat models on the server</numerusform></translation>

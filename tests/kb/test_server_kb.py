@@ -150,3 +150,17 @@ def test_a_dropped_connection_is_opened_again(tmp_path: Path, team_settings: Set
         assert kb.catalog.raw("SHOW hnsw.ef_search")[0]["hnsw.ef_search"] == "200"
         kb.ingest([_laws(tmp_path / "more")[2]])  # and writes again
         assert len(kb.documents()) == 2
+
+
+def test_a_database_without_pgvector_says_what_it_needs(tmp_path: Path, team_settings: Settings, pg: PgServer,
+                                                        embedding_cache_dir: Path) -> None:
+    with psycopg.connect(pg.dsn(database=team_settings.kb.server.database), autocommit=True) as admin:
+        admin.execute("DROP EXTENSION vector")
+        admin.execute("DROP ROLE IF EXISTS writer")
+        admin.execute("CREATE ROLE writer LOGIN PASSWORD 'w'")
+        admin.execute(f"GRANT CREATE ON DATABASE {team_settings.kb.server.database} TO writer")
+    writer = team_settings.model_copy(deep=True)
+    writer.kb.server.user, writer.kb.server.password = "writer", "w"
+    with pytest.raises(KbError, match="lacks the pgvector extension and this account may not add it: IT runs "
+                                      "CREATE EXTENSION vector"):
+        KnowledgeBase.open(workstation(tmp_path / "w", embedding_cache_dir), writer, "Team", create=True)

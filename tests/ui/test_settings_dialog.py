@@ -320,6 +320,8 @@ def test_host_placeholder_names_ollama_host(qtbot: Any, bridge: EngineBridge, se
 def test_check_server_says_what_the_team_server_allows(qtbot: Any, dialog: SettingsDialog,
                                                        team_settings: Settings) -> None:
     typed = team_settings.kb.server
+    dialog.resize(760, 900)  # the tab scrolls: where a late line of text once squeezed the fields above it
+    dialog.tabs.setCurrentIndex(1)
     _choose(dialog.editor("kb.mode"), "server")
     dialog.editor("kb.server.port").setValue(typed.port)
     for name, value in (("database", typed.database), ("user", typed.user), ("password", "wrong")):
@@ -333,6 +335,10 @@ def test_check_server_says_what_the_team_server_allows(qtbot: Any, dialog: Setti
     qtbot.waitUntil(lambda: check.button.isEnabled() and "Connected" in check.result.text(), timeout=WAIT_MS)
     assert "PostgreSQL 16" in check.result.text() and "pgvector 0.6" in check.result.text()
     assert "may add and remove documents" in check.result.text() and "not encrypted" in check.result.text()
+    qtbot.wait(50)
+    for name in ("host", "port", "database", "user", "password"):
+        field = dialog.editor(f"kb.server.{name}")
+        assert field.height() >= field.minimumSizeHint().height(), name
 
 
 # --- the server: test, list, pull --------------------------------------------------------------------------

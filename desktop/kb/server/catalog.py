@@ -24,7 +24,8 @@ from psycopg import sql
 
 from desktop.kb.catalog import _CHUNK_COLUMNS, Catalog, _now
 from desktop.kb.models import Chunk
-from desktop.kb.server.connect import connect, guarded
+from desktop.kb.errors import ServerUnavailable
+from desktop.kb.server.connect import connect, guarded, where
 from desktop.kb.server.schema import KB_DDL, READER_ROLE, REGISTRY_DDL, REGISTRY_SCHEMA, schema_name, statements
 from desktop.settings import ServerSettings
 
@@ -123,7 +124,7 @@ class ServerCatalog(Catalog):
         at the same moment (concurrent CREATE ... IF NOT EXISTS can still collide in PostgreSQL)."""
         with self._db.transaction():
             self._db.execute("SELECT pg_advisory_xact_lock(hashtext('rabbithole-schema'))")
-            self._db.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            self._require_pgvector()
             for statement in statements(REGISTRY_DDL):
                 self._db.execute(statement)
             schema = sql.Identifier(self.schema)
@@ -136,6 +137,18 @@ class ServerCatalog(Catalog):
             self._db.execute("INSERT INTO meta VALUES ('schema_version', %s), ('created_at', %s) ON CONFLICT DO NOTHING",
                              (SCHEMA_VERSION, _now()))
             self.grant_readers()
+
+    def _require_pgvector(self) -> None:
+        """pgvector in this database: there already (IT's job), or created when this account may."""
+        if self._db.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'").fetchone():
+            return
+        try:
+            with self._db.transaction():  # a savepoint: the outer transaction survives a refusal
+                self._db.execute("CREATE EXTENSION vector")
+        except psycopg.Error as exc:
+            raise ServerUnavailable(f"the database {where(self.server)} lacks the pgvector extension and this "
+                                    f"account may not add it: IT runs CREATE EXTENSION vector in it (docs/server.md) "
+                                    f"({str(exc).strip().splitlines()[0]})") from exc
 
     def grant_readers(self) -> None:
         """Let the reviewers' role (when IT made it) read this knowledge base, and what is added to it later."""
