@@ -22,6 +22,7 @@ from pathlib import Path
 from bench_server import add_arguments, schema_mb, settings_from
 
 from desktop.kb.database import KnowledgeBase
+from desktop.kb.databases import delete_database
 from desktop.paths import resolve_paths
 from desktop.settings import Settings
 
@@ -34,7 +35,8 @@ def ingest(pdf_dir: Path, settings: Settings, cache: Path | None, workers: int) 
     settings = settings.model_copy(deep=True)
     settings.kb.ingest_workers = workers
     started = time.perf_counter()
-    with KnowledgeBase.open(paths, settings, "bench-ingest", create=True, embedder="offline") as kb:
+    name = f"bench-ingest-{os.getpid()}"  # a fresh knowledge base, dropped afterwards
+    with KnowledgeBase.open(paths, settings, name, create=True, embedder="offline") as kb:
         report = kb.ingest([pdf_dir])
         seconds = time.perf_counter() - started
         pages = sum(f.pages for f in report.files)
@@ -43,6 +45,7 @@ def ingest(pdf_dir: Path, settings: Settings, cache: Path | None, workers: int) 
         if kb.on_server:
             out["schema_mb"] = schema_mb(kb)
             out["pdfs"] = pdf_store(kb, paths.cache_dir, pdf_dir)
+    delete_database(paths, settings, name)
     return out | {"cache": str(paths.cache_dir / "embeddings.sqlite")}
 
 

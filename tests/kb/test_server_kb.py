@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import hashlib
 import math
+import random
+from collections import Counter
 from pathlib import Path
 
 import psycopg
@@ -17,12 +19,17 @@ from support.pg_server import PgServer
 from desktop.kb.database import KnowledgeBase, list_databases
 from desktop.kb.databases import delete_database
 from desktop.kb.errors import DatabaseNotFound, KbError
+from desktop.kb.lexical import query_terms
 from desktop.kb.models import SearchFilter
+from desktop.kb.search import Scope
+from desktop.kb.server import lexical as server_lexical
 from desktop.paths import AppPaths
 from desktop.settings import Settings
 
 pytestmark = pytest.mark.server
 SAMPLE = Path(__file__).resolve().parents[2] / "kb"
+# a term longer than a PostgreSQL column name (63 bytes), which BM25 on the server reads its own way
+LONG_WORD = "Grundstücksverkehrsgenehmigungszuständigkeitsübertragungsverordnungsentwurfsfassung"
 
 
 def workstation(root: Path, cache: Path) -> AppPaths:
@@ -34,7 +41,8 @@ def _laws(folder: Path) -> list[Path]:
     return [pdfs.statute(folder / "TestG.pdf"),
             pdfs.statute(folder / "PrüfV.pdf", "PrüfV", "Verordnung über Prüfungen", sections=4, edition="2021-01-01"),
             pdfs.report(folder / "report.pdf", ["The annual report states a budget of 1,234.5 million euros.",
-                                                "Staff turnover fell to 3.2 percent in the reporting year."])]
+                                                "Staff turnover fell to 3.2 percent in the reporting year.",
+                                                f"The committee named it the {LONG_WORD} programme."])]
 
 
 def test_what_one_workstation_ingests_the_other_finds(tmp_path: Path, team_settings: Settings,
@@ -72,11 +80,12 @@ def test_what_one_workstation_ingests_the_other_finds(tmp_path: Path, team_setti
 
 
 def test_the_server_ranks_as_a_workstation_does(tmp_path: Path, team_settings: Settings, app_paths: AppPaths,
-                                                settings: Settings) -> None:
+                                                settings: Settings, shortcuts: list[int]) -> None:
     files = [SAMPLE / "NiSV.pdf", SAMPLE / "AtEV.pdf", _laws(tmp_path / "files")[2]]
     queries = ["Fachkunde für Laseranwendungen am Menschen", "Ablieferung radioaktiver Abfälle an eine Anlage des Bundes",
                "staff turnover", "§ 4 NiSV", "Kosten und Entgelte der Endlagerung", "1.234,5", "Anlage 3",
-               "Anlage und Anlagen für radioaktive Abfälle und Abfall"]  # words sharing a stem: a term counted twice
+               "Anlage und Anlagen für radioaktive Abfälle und Abfall",  # words sharing a stem: a term counted twice
+               f"{LONG_WORD} committee programme"]
     rankings = {}
     for label, s, paths in (("embedded", settings, app_paths),
                             ("server", team_settings, workstation(tmp_path / "w", app_paths.cache_dir))):
@@ -87,8 +96,32 @@ def test_the_server_ranks_as_a_workstation_does(tmp_path: Path, team_settings: S
             rankings[label] = {(q, m, f): [(h.chunk_id, h.score) for h in kb.search(q, k=8, mode=m, filt=filt)]
                                for q in queries for m in ("lexical", "dense", "hybrid") for f, filt in filters.items()}
             rankings[label]["rank"] = kb.rank(queries[0], [c for c, _ in rankings[label][(queries[0], "lexical", "all")]])
+            texts = [set(c.text.split()) for c in kb.catalog.chunks_where("1 = 1")]
+            spread = Counter(w for t in texts for w in t if w.isalpha() and len(w) > 3)
+            words = sorted(w for w, n in spread.items() if 0.03 * len(texts) <= n <= 0.4 * len(texts))
+            bags = [" ".join(random.Random(n).sample(words, 6)) for n in range(40)]  # words in 3-40 % of chunks
+            for q in queries + bags:  # the top 5 alone: on the server by its rarest terms first, as on a large base
+                rankings[label][(q, "top 5")] = kb._lexical(query_terms(q), 5, Scope(None, None, None, None))
     for key, expected in rankings["embedded"].items():
         _assert_same_ranking(rankings["server"][key], expected, key)
+    assert shortcuts, "no query took the MaxScore path"
+
+
+@pytest.fixture
+def shortcuts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """BM25 on the server scoring few candidates first (MaxScore) even on a small base: the chunks its
+    second pass had to score, one entry per query that took that path."""
+    taken: list[int] = []
+    scored = server_lexical._scored
+
+    def spy(catalog, weights, idf, average, match, *rest):  # noqa: ANN001, ANN002
+        if len(match) < len(weights):
+            taken.append(len(match))
+        return scored(catalog, weights, idf, average, match, *rest)
+
+    monkeypatch.setattr(server_lexical, "CANDIDATES", 1)
+    monkeypatch.setattr(server_lexical, "_scored", spy)
+    return taken
 
 
 def _assert_same_ranking(got: list[tuple[str, float]], expected: list[tuple[str, float]], key: object) -> None:

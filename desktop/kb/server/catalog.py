@@ -23,8 +23,8 @@ from pgvector.psycopg import register_vector
 from psycopg import sql
 
 from desktop.kb.catalog import _CHUNK_COLUMNS, Catalog, _now
-from desktop.kb.models import Chunk
 from desktop.kb.errors import ServerUnavailable
+from desktop.kb.models import Chunk
 from desktop.kb.server.connect import connect, guarded, where
 from desktop.kb.server.schema import KB_DDL, READER_ROLE, REGISTRY_DDL, REGISTRY_SCHEMA, schema_name, statements
 from desktop.settings import ServerSettings

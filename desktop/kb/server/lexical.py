@@ -13,6 +13,7 @@ order) unless that leaves too few hits.
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 from psycopg import sql
 
@@ -20,6 +21,8 @@ from desktop.kb.fts import COMMON_SHARE
 from desktop.kb.server.catalog import ServerCatalog, to_psycopg
 
 K1, B = 1.2, 0.75
+MAX_NAME = 63  # PostgreSQL's longest column name, in bytes
+CANDIDATES = 10_000  # chunks the rarest terms may match in the first pass (of 1k-40k, fastest at 100k chunks)
 
 
 def _tsquery(terms: list[str]) -> str:
@@ -34,28 +37,72 @@ def _idf(rows: int, hits: int) -> float:
 
 def bm25(catalog: ServerCatalog, alternatives: list[str], limit: int, where: str = "",
          params: list[object] | None = None) -> list[tuple[str, float]]:
-    """(chunk id, BM25 score), best first, of the chunks holding any of these terms."""
+    """(chunk id, BM25 score), best first, of the chunks holding any of these terms.
+
+    Exact, but without scoring every match (half of 100k chunks hold one of a question's dozen terms):
+    the rarest terms are matched first and their chunks scored with all terms, which gives a k-th
+    score; then only the chunks holding a term that could lift a chunk to that score are scored
+    (MaxScore: a chunk holding only commoner terms scores below the sum of their ceilings).
+    """
     if not alternatives:
         return []
     rows, tokens = catalog.sizes()
     if rows <= 0:
         return []
-    found = {r["term"]: r["df"] for r in catalog.raw("SELECT term, df FROM lexicon WHERE term = ANY(%s)",
-                                                     (sorted(set(alternatives)),))}
-    terms = [t for t in alternatives if found.get(t)]
+    df = {r["term"]: r["df"] for r in catalog.raw("SELECT term, df FROM lexicon WHERE term = ANY(%s)",
+                                                  (sorted(set(alternatives)),))}
+    terms = [t for t in alternatives if df.get(t)]
     if not terms:
         return []
-    average = tokens / rows
-    parts, values = [], []
-    for term in terms:
-        parts.append(sql.SQL("%s * (c.tf ->> %s)::float8 / ((c.tf ->> %s)::float8 + %s * (1 - %s + %s * c.ntok / %s))"))
-        values += [_idf(rows, found[term]) * (K1 + 1), term, term, K1, B, B, average]
-    score = sql.SQL(" + ").join(sql.SQL("COALESCE({}, 0)").format(p) for p in parts)
-    statement = sql.SQL("SELECT c.chunk_id, ({score}) AS score FROM chunks c "
+    weights = Counter(terms)  # a term two query words share counts twice
+    idf = {t: _idf(rows, df[t]) for t in weights}
+    by_rarity = sorted(weights, key=lambda t: (df[t], t))
+    essential, covered = [], 0
+    for term in by_rarity:
+        if essential and covered + df[term] > CANDIDATES:
+            break
+        essential.append(term)
+        covered += df[term]
+    if len(essential) == len(by_rarity):
+        return _scored(catalog, weights, idf, tokens / rows, by_rarity, limit, where, params)
+    hits = _scored(catalog, weights, idf, tokens / rows, essential, limit, where, params)
+    if len(hits) < limit:
+        return _scored(catalog, weights, idf, tokens / rows, by_rarity, limit, where, params)
+    # The commonest terms whose ceilings (the most a term adds, at any frequency) sum below the k-th
+    # score found need not match: a chunk holding only them cannot reach the top k.
+    ceiling, optional = 0.0, set()
+    for term in reversed(by_rarity):
+        ceiling += weights[term] * idf[term] * (K1 + 1)
+        if ceiling >= hits[-1][1]:
+            break
+        optional.add(term)
+    needed = [t for t in by_rarity if t not in optional]
+    if len(needed) <= len(essential):
+        return hits
+    return _scored(catalog, weights, idf, tokens / rows, needed, limit, where, params)
+
+
+def _scored(catalog: ServerCatalog, weights: Counter[str], idf: dict[str, float], average: float, match: list[str],
+            limit: int, where: str, params: list[object] | None) -> list[tuple[str, float]]:
+    """The ``limit`` best chunks holding any term of ``match``, scored with all terms. A chunk's term
+    frequencies are read in one pass (jsonb_to_record: 2.7 times faster than a lookup per term at 100k)."""
+    columns, parts, values = [], [], []
+    for n, (term, times) in enumerate(weights.items()):
+        if len(term.encode()) <= MAX_NAME:
+            columns.append(sql.SQL("{} float8").format(sql.Identifier(term)))
+            freq: sql.Composable = sql.SQL("f.{}").format(sql.Identifier(term))
+        else:  # longer than a column name may be: looked up on its own
+            freq = sql.SQL("(c.tf ->> {})::float8").format(sql.Literal(term))
+        parts.append(sql.SQL("COALESCE(%s * {f} / ({f} + %s * (1 - %s + %s * c.ntok / %s)), 0)").format(f=freq))
+        values += [times * idf[term] * (K1 + 1), K1, B, B, average]
+    record = (sql.SQL(" CROSS JOIN LATERAL jsonb_to_record(c.tf) AS f({})").format(sql.SQL(", ").join(columns))
+              if columns else sql.SQL(""))
+    statement = sql.SQL("SELECT c.chunk_id, ({score}) AS score FROM chunks c{record} "
                         "WHERE c.terms @@ %s::tsquery {scope} ORDER BY score DESC, c.chunk_id LIMIT %s").format(
-        score=score, scope=sql.SQL(" AND " + to_psycopg(where)) if where else sql.SQL(""))
-    found_rows = catalog.raw(statement, (*values, _tsquery(sorted(set(terms))), *(params or []), limit))
-    return [(r["chunk_id"], float(r["score"])) for r in found_rows]
+        score=sql.SQL(" + ").join(parts), record=record,
+        scope=sql.SQL(" AND " + to_psycopg(where)) if where else sql.SQL(""))
+    found = catalog.raw(statement, (*values, _tsquery(sorted(match)), *(params or []), limit))
+    return [(r["chunk_id"], float(r["score"])) for r in found]
 
 
 def prune_common(catalog: ServerCatalog, terms: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
