@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -24,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from retrieval_quality import SETS, score  # noqa: E402
 
 from desktop.kb.database import KnowledgeBase  # noqa: E402
+from desktop.kb.lexical import query_terms  # noqa: E402
 from desktop.kb.search import Scope, rrf, zscore_fusion  # noqa: E402
 from desktop.paths import resolve_paths  # noqa: E402
 from desktop.settings import Settings  # noqa: E402
@@ -79,28 +81,45 @@ def adaptive_zscore(dense: Ranking, lexical: Ranking, floor: float = 0.2, power:
     return zscore(dense, lexical, w)
 
 
-def variants() -> dict[str, Callable[[Ranking, Ranking], list[str]]]:
-    out: dict[str, Callable[[Ranking, Ranking], list[str]]] = {
-        "dense": lambda d, lx: [c for c, _ in d],
-        "lexical": lambda d, lx: [c for c, _ in lx],
+def coverage(kb: KnowledgeBase, query: str, lexical: Ranking) -> float:
+    """How much of the query the best lexical hit covers: its BM25 score over the most any chunk could
+    score (each query word's rarest alternative at its ceiling, idf·(k1+1))."""
+    rows = kb.catalog.query("SELECT COALESCE(MAX(rowid), 0) AS n FROM chunks")[0]["n"]
+    ceiling = 0.0
+    for alts in query_terms(query):
+        found = kb.catalog.query(f"SELECT doc FROM chunks_vocab WHERE term IN ({','.join('?' * len(alts))})", alts)
+        idfs = [math.log((rows - r["doc"] + 0.5) / (r["doc"] + 0.5)) for r in found]
+        ceiling += max([max(i, 1e-6) for i in idfs], default=0.0) * 2.2
+    return lexical[0][1] / ceiling if lexical and ceiling else 0.0
+
+
+def variants() -> dict[str, Callable[..., list[str]]]:
+    out: dict[str, Callable[..., list[str]]] = {
+        "dense": lambda d, lx, *_: [c for c, _ in d],
+        "lexical": lambda d, lx, *_: [c for c, _ in lx],
     }
     for k in (10, 30, 60):
-        out[f"rrf k={k}"] = lambda d, lx, k=k: sorted((s := rrf([[c for c, _ in d], [c for c, _ in lx]], k)), key=s.__getitem__, reverse=True)
+        out[f"rrf k={k}"] = lambda d, lx, *_, k=k: sorted((s := rrf([[c for c, _ in d], [c for c, _ in lx]], k)), key=s.__getitem__, reverse=True)
     for w in (0.3, 0.5, 0.7):
-        out[f"rrf k=60 w_lex={w}"] = lambda d, lx, w=w: weighted_rrf(d, lx, 60, w)
+        out[f"rrf k=60 w_lex={w}"] = lambda d, lx, *_, w=w: weighted_rrf(d, lx, 60, w)
     for a in (0.4, 0.45, 0.5, 0.6, 0.7):
-        out[f"convex a={a}"] = lambda d, lx, a=a: convex(d, lx, a)
+        out[f"convex a={a}"] = lambda d, lx, *_, a=a: convex(d, lx, a)
     for a in (0.4, 0.5, 0.6):
-        out[f"z-score a={a}"] = lambda d, lx, a=a: zscore(d, lx, a)
+        out[f"z-score a={a}"] = lambda d, lx, *_, a=a: zscore(d, lx, a)
     for floor in (0.2, 0.3):
         for power in (1.0, 2.0):
-            out[f"adaptive z floor={floor} p={power}"] = lambda d, lx, f=floor, p=power: adaptive_zscore(d, lx, f, p)
+            out[f"adaptive z floor={floor} p={power}"] = lambda d, lx, *_, f=floor, p=power: adaptive_zscore(d, lx, f, p)
+    # the lexical side damped where its best hit covers little of the query (coverage, see above)
+    for low in (0.15, 0.2, 0.25):
+        out[f"z-score, dense 0.8 below coverage {low}"] = lambda d, lx, cov, low=low: zscore(d, lx, 0.8 if cov < low else 0.5)
+    out["z-score, dense 0.8→0.5 over coverage 0.1–0.3"] = lambda d, lx, cov: zscore(
+        d, lx, 0.8 - 0.3 * min(1.0, max(0.0, (cov - 0.1) / 0.2)))
     for k in (5, 20):
-        out[f"rrf k={k}"] = lambda d, lx, k=k: sorted((s := rrf([[c for c, _ in d], [c for c, _ in lx]], k)), key=s.__getitem__, reverse=True)
+        out[f"rrf k={k}"] = lambda d, lx, *_, k=k: sorted((s := rrf([[c for c, _ in d], [c for c, _ in lx]], k)), key=s.__getitem__, reverse=True)
     return out
 
 
-def rankings(work: Path, corpus: Path, name: str) -> list[tuple[dict, Ranking, Ranking, dict[str, tuple[str, int]]]]:
+def rankings(work: Path, corpus: Path, name: str) -> list[tuple[dict, Ranking, Ranking, dict[str, tuple[str, int]], float]]:
     kb = KnowledgeBase.open(resolve_paths(work / name), Settings(), name)
     searcher = kb._searcher  # the benchmark reaches into the search to score variants offline
     scope = Scope(None, None, None, None)
@@ -113,7 +132,7 @@ def rankings(work: Path, corpus: Path, name: str) -> list[tuple[dict, Ranking, R
         chunks = kb.catalog.chunks_by_id(ids)
         files = {d.doc_id: d.file_name for d in kb.documents()}
         where = {c: (files[ch.doc_id], ch.page) for c, ch in chunks.items()}
-        out.append((q, dense, lexical, where))
+        out.append((q, dense, lexical, where, coverage(kb, q["question"], lexical)))
     kb.close()
     return out
 
@@ -130,8 +149,8 @@ def score_variants(table: dict[str, dict[str, tuple[float, float, float]]], name
     """Each variant's recall@5, recall@10 and MRR on one set, into ``table[variant][set]``."""
     for label, fuse in variants().items():
         r5 = r10 = mrr = 0.0
-        for q, dense, lexical, where in data:
-            hits = [{"doc": where[c][0], "page": where[c][1]} for c in fuse(dense, lexical)[:10] if c in where]
+        for q, dense, lexical, where, cov in data:
+            hits = [{"doc": where[c][0], "page": where[c][1]} for c in fuse(dense, lexical, cov)[:10] if c in where]
             r5 += score(q, hits, 5)[0]
             s10 = score(q, hits, 10)
             r10 += s10[0]
