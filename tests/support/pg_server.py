@@ -34,7 +34,7 @@ def binaries() -> Path | None:
     if spec is None or not spec.submodule_search_locations:
         return None
     folder = Path(next(iter(spec.submodule_search_locations))) / "pginstall" / "bin"
-    return folder if (folder / "initdb").exists() else None
+    return folder if any((folder / name).exists() for name in ("initdb", "initdb.exe")) else None
 
 
 def _free_port() -> int:
@@ -76,6 +76,7 @@ class PgServer:
 
     def stop(self) -> None:
         self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "stop")
+        shutil.rmtree(self.root, ignore_errors=True)
 
     def log(self) -> str:
         path = self.root / "log"
@@ -108,7 +109,7 @@ def start_server() -> PgServer | None:
     root = Path(tempfile.mkdtemp(prefix="rabbithole-pg-"))
     user = None
     install = found
-    if os.geteuid() == 0:  # PostgreSQL will not run as root: a copy of the installation any user can reach
+    if getattr(os, "geteuid", lambda: -1)() == 0:  # PostgreSQL refuses root: a copy any user can reach, run as nobody
         user = "nobody"
         install = _copy_installation(found, root / "pg")
         for path in (root, *root.rglob("*")):
