@@ -60,6 +60,8 @@ class ServerSettings(_Section):
     port: int = Field(5432, ge=1, le=65535, description="PostgreSQL server port.")
     database: str = Field("rabbithole", description="Database on that server that holds the knowledge bases.")
     user: str = Field("rabbithole", description="Account name; a read-only account may search but not change.")
+    role: str | None = Field(None, description=(
+        "Group role to write as (SET ROLE), so that several personal accounts share the knowledge bases."))
     password: str | None = Field(None, description=(
         "Password; better left empty and given as $RABBITHOLE_DB_PASSWORD or in ~/.pgpass (never logged)."))
     sslmode: Literal["disable", "prefer", "require", "verify-ca", "verify-full"] = Field(

@@ -65,6 +65,8 @@ FIELDS: dict[str, tuple[str, str]] = {
         "SettingsTexts", "Database on that server that holds the knowledge bases.")),
     "kb.server.user": (QT_TRANSLATE_NOOP("SettingsTexts", "User"), QT_TRANSLATE_NOOP(
         "SettingsTexts", "Account name; a read-only account may search but not change.")),
+    "kb.server.role": (QT_TRANSLATE_NOOP("SettingsTexts", "Group role"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Group role to write as (SET ROLE), so that several personal accounts share the knowledge bases.")),
     "kb.server.password": (QT_TRANSLATE_NOOP("SettingsTexts", "Password"), QT_TRANSLATE_NOOP(
         "SettingsTexts", "Password; better left empty and given as $RABBITHOLE_DB_PASSWORD or in ~/.pgpass (never logged).")),
     "kb.server.sslmode": (QT_TRANSLATE_NOOP("SettingsTexts", "TLS"), QT_TRANSLATE_NOOP(

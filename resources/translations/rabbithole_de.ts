@@ -2144,602 +2144,612 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
     </message>
     <message>
         <location filename="../../desktop/ui/settings_texts.py" line="68"/>
+        <source>Group role</source>
+        <translation>Gruppenrolle</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="68"/>
+        <source>Group role to write as (SET ROLE), so that several personal accounts share the knowledge bases.</source>
+        <translation>Gruppenrolle, als die geschrieben wird (SET ROLE), damit mehrere persönliche Konten die Wissensdatenbanken gemeinsam nutzen.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="70"/>
         <source>Password</source>
         <translation>Kennwort</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="68"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="70"/>
         <source>Password; better left empty and given as $RABBITHOLE_DB_PASSWORD or in ~/.pgpass (never logged).</source>
         <translation>Kennwort; besser leer lassen und als $RABBITHOLE_DB_PASSWORD oder in ~/.pgpass angeben (wird nie protokolliert).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="70"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="72"/>
         <source>TLS</source>
         <translation>TLS</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="70"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="72"/>
         <source>TLS: &apos;verify-full&apos; checks the server&apos;s certificate and name.</source>
         <translation>TLS: „verify-full“ prüft das Zertifikat und den Namen des Servers.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="72"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="74"/>
         <source>CA certificate</source>
         <translation>CA-Zertifikat</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="72"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="74"/>
         <source>CA certificate file the server&apos;s certificate is checked against.</source>
         <translation>CA-Zertifikatsdatei, gegen die das Zertifikat des Servers geprüft wird.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="74"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="76"/>
         <source>Connect timeout (s)</source>
         <translation>Verbindungs-Timeout (s)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="74"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="76"/>
         <source>Longest wait for the server to answer a connection.</source>
         <translation>Längste Wartezeit, bis der Server eine Verbindung annimmt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="76"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="78"/>
         <source>Default embedder</source>
         <translation>Standard-Einbettungsmodell</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="77"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="79"/>
         <source>&apos;offline&apos; (bundled e5-small) or &apos;ollama:MODEL&apos;.</source>
         <translation>„offline“ (mitgeliefertes e5-small) oder „ollama:MODELL“.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="78"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="80"/>
         <source>Chunking</source>
         <translation>Aufteilung in Passagen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="79"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="81"/>
         <source>Target words</source>
         <translation>Zielwortzahl</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="80"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="82"/>
         <source>Chunks are packed up to about this many words.</source>
         <translation>Passagen werden bis etwa zu dieser Wortzahl gefüllt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="81"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="83"/>
         <source>Max words</source>
         <translation>Max. Wortzahl</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="81"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="83"/>
         <source>A paragraph longer than this is split at sentences.</source>
         <translation>Ein längerer Absatz wird an Satzgrenzen geteilt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="83"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="85"/>
         <source>Min words</source>
         <translation>Min. Wortzahl</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="83"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="85"/>
         <source>Smaller pieces join their neighbour on the same page.</source>
         <translation>Kleinere Stücke werden mit ihrem Nachbarn auf derselben Seite zusammengefasst.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="85"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="87"/>
         <source>Tables</source>
         <translation>Tabellen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="85"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="87"/>
         <source>Find tables on a page and index each as Markdown with its header row.</source>
         <translation>Tabellen auf einer Seite erkennen und jede als Markdown mit ihrer Kopfzeile indizieren.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="87"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="89"/>
         <source>Ingest workers</source>
         <translation>Import-Prozesse</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="87"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="89"/>
         <source>Processes reading PDFs; 0 reads in the calling process.</source>
         <translation>Prozesse, die PDFs einlesen; bei 0 liest der aufrufende Prozess selbst.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="89"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="91"/>
         <source>Pages per task</source>
         <translation>Seiten pro Arbeitspaket</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="90"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="92"/>
         <source>Pages one worker reads at a time (bounds memory).</source>
         <translation>Seiten, die ein Prozess auf einmal einliest (begrenzt den Speicherbedarf).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="91"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="93"/>
         <source>Embed batch</source>
         <translation>Einbettungs-Stapelgröße</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="91"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="93"/>
         <source>Chunks embedded per call; smaller reacts faster to cancel.</source>
         <translation>Pro Aufruf eingebettete Passagen; kleinere Werte reagieren schneller auf Abbrechen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="93"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="95"/>
         <source>OCR</source>
         <translation>OCR</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="93"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="95"/>
         <source>OCR pages without a text layer when Tesseract is installed.</source>
         <translation>Seiten ohne Textebene per OCR erkennen, wenn Tesseract installiert ist.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="95"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="97"/>
         <source>OCR languages</source>
         <translation>OCR-Sprachen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="96"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="98"/>
         <source>Tesseract language codes.</source>
         <translation>Tesseract-Sprachcodes.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="97"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="99"/>
         <source>Fusion</source>
         <translation>Fusion</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="98"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="100"/>
         <source>How hybrid search mixes dense and lexical results.</source>
         <translation>Wie die hybride Suche dichte (semantische) und lexikalische Ergebnisse zusammenführt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="99"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="101"/>
         <source>Dense weight</source>
         <translation>Gewicht der dichten Suche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="99"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="101"/>
         <source>Share of the dense (semantic) side in z-score fusion.</source>
         <translation>Anteil der dichten (semantischen) Suche bei der Z-Score-Fusion.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="101"/>
-        <location filename="../../desktop/ui/settings_texts.py" line="145"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="103"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="147"/>
         <source>Fusion constant (RRF k)</source>
         <translation>Fusionskonstante (RRF k)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="102"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="104"/>
         <source>Reciprocal rank fusion constant (fusion &apos;rrf&apos;).</source>
         <translation>Konstante der Reciprocal Rank Fusion (Fusion „RRF“).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="103"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="105"/>
         <source>Candidates per retriever</source>
         <translation>Kandidaten je Suchverfahren</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="104"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="106"/>
         <source>Candidates each retriever contributes to the fusion.</source>
         <translation>Kandidaten, die jedes Suchverfahren zur Fusion beiträgt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="105"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="107"/>
         <source>Research</source>
         <translation>Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="106"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="108"/>
         <source>Max rounds</source>
         <translation>Max. Runden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="107"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="109"/>
         <source>Clarification rounds at most.</source>
         <translation>Höchstzahl der Klärungsrunden.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="108"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="110"/>
         <source>Queries per round</source>
         <translation>Suchanfragen pro Runde</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="109"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="111"/>
         <source>Search queries each clarification round.</source>
         <translation>Suchanfragen in jeder Klärungsrunde.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="110"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="112"/>
         <source>Chunks per query (k)</source>
         <translation>Passagen pro Suchanfrage (k)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="111"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="113"/>
         <source>Chunks retrieved per clarification query.</source>
         <translation>Gefundene Passagen pro Suchanfrage der Klärung.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="112"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="114"/>
         <source>Min questions</source>
         <translation>Min. Rückfragen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="113"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="115"/>
         <source>Follow-up questions per round, at least.</source>
         <translation>Rückfragen pro Runde, mindestens.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="114"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="116"/>
         <source>Max questions</source>
         <translation>Max. Rückfragen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="115"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="117"/>
         <source>Follow-up questions per round, at most.</source>
         <translation>Rückfragen pro Runde, höchstens.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="116"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="118"/>
         <source>Clarification token budget</source>
         <translation>Token-Budget der Klärung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="116"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="118"/>
         <source>Tokens clarification may spend before it stops.</source>
         <translation>Tokens, die die Klärung verbrauchen darf, bevor sie endet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="118"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="120"/>
         <source>Analysis context tokens</source>
         <translation>Kontext-Tokens der Analyse</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="118"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="120"/>
         <source>Retrieved text given to the analysis, most relevant first.</source>
         <translation>Gefundener Text, den die Analyse erhält, der relevanteste zuerst.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="120"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="122"/>
         <source>Convergence: coverage</source>
         <translation>Konvergenz: Abdeckung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="121"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="123"/>
         <source>Coverage at which ending is suggested…</source>
         <translation>Abdeckung, ab der das Beenden vorgeschlagen wird…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="122"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="124"/>
         <source>Convergence: share seen before</source>
         <translation>Konvergenz: Anteil bereits bekannter Passagen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="123"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="125"/>
         <source>…with this share of the round&apos;s chunks already seen…</source>
         <translation>…wenn dieser Anteil der Passagen der Runde bereits bekannt ist…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="125"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="127"/>
         <source>Convergence: max gaps</source>
         <translation>Konvergenz: max. Lücken</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="126"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="128"/>
         <source>…and at most this many open gaps.</source>
         <translation>…und höchstens so viele Lücken offen sind.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="127"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="129"/>
         <source>Min plan items</source>
         <translation>Min. Planpunkte</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="128"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="130"/>
         <source>To-dos a new plan starts with, at least.</source>
         <translation>Aufgaben, mit denen ein neuer Plan beginnt, mindestens.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="129"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="131"/>
         <source>Max initial plan items</source>
         <translation>Max. Planpunkte zu Beginn</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="130"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="132"/>
         <source>To-dos a new plan starts with, at most.</source>
         <translation>Aufgaben, mit denen ein neuer Plan beginnt, höchstens.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="131"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="133"/>
         <source>Max plan items</source>
         <translation>Max. Planpunkte</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="132"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="134"/>
         <source>To-dos a plan may hold.</source>
         <translation>Aufgaben, die ein Plan enthalten darf.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="133"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="135"/>
         <source>Plan context tokens</source>
         <translation>Kontext-Tokens der Planung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="134"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="136"/>
         <source>Retrieved text the planner sees.</source>
         <translation>Gefundener Text, den die Planung erhält.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="135"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="137"/>
         <source>Reading time per prompt (s)</source>
         <translation>Lesezeit je Prompt (s)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="135"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="137"/>
         <source>Longest the server should take to read the excerpts of one prompt, at its measured speed (smaller budgets on slow servers).</source>
         <translation>Wie lange der Server bei seiner gemessenen Geschwindigkeit höchstens brauchen soll, um die Textauszüge eines Prompts zu lesen (kleinere Budgets auf langsamen Servern).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="138"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="140"/>
         <source>Time budget (s)</source>
         <translation>Zeitbudget (s)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="138"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="140"/>
         <source>Server time a whole run should take at its measured speed: a slow server reads fewer chunks per task (0: no limit).</source>
         <translation>Serverzeit, die ein ganzer Lauf bei der gemessenen Geschwindigkeit höchstens brauchen soll: Ein langsamer Server liest weniger Textstellen je Aufgabe (0: keine Grenze).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="141"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="143"/>
         <source>Chunks per task query (k)</source>
         <translation>Passagen pro Aufgaben-Suchanfrage (k)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="142"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="144"/>
         <source>Chunks retrieved per task query.</source>
         <translation>Gefundene Passagen pro Suchanfrage einer Aufgabe.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="143"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="145"/>
         <source>Max chunks per task</source>
         <translation>Max. Passagen pro Aufgabe</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="144"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="146"/>
         <source>Retrieved chunks read closely per task.</source>
         <translation>Gefundene Passagen, die pro Aufgabe genau gelesen werden.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="146"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="148"/>
         <source>Fusion constant for merging a task&apos;s query results.</source>
         <translation>Fusionskonstante für das Zusammenführen der Suchergebnisse einer Aufgabe.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="147"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="149"/>
         <source>Chunks per extraction call</source>
         <translation>Textstellen je Extraktionsaufruf</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="147"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="149"/>
         <source>Chunks read together in one extraction call (its instructions are sent once).</source>
         <translation>Textstellen, die in einem Extraktionsaufruf gemeinsam gelesen werden (die Anweisungen werden nur einmal gesendet).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="149"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="151"/>
         <source>Extraction concurrency</source>
         <translation>Parallele Extraktionen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="149"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="151"/>
         <source>Extraction calls run at once (also bounded by the LLM&apos;s).</source>
         <translation>Gleichzeitige Extraktionsaufrufe (auch durch die des LLM begrenzt).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="151"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="153"/>
         <source>Context turns</source>
         <translation>Kontextrunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="151"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="153"/>
         <source>Times the LLM may ask for more context per chunk.</source>
         <translation>Wie oft das LLM pro Passage weiteren Kontext anfordern darf.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="153"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="155"/>
         <source>Requests per turn</source>
         <translation>Anfragen pro Runde</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="154"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="156"/>
         <source>Context requests served per turn.</source>
         <translation>Kontextanfragen, die pro Runde bedient werden.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="155"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="157"/>
         <source>Reference depth</source>
         <translation>Verweistiefe</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="156"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="158"/>
         <source>How deep references are followed.</source>
         <translation>Wie tief Verweisen gefolgt wird.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="157"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="159"/>
         <source>Reference token budget</source>
         <translation>Token-Budget für Verweise</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="157"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="159"/>
         <source>Tokens one task may spend following references.</source>
         <translation>Tokens, die eine Aufgabe für das Verfolgen von Verweisen verbrauchen darf.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="159"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="161"/>
         <source>Max references per document</source>
         <translation>Max. Verweise pro Dokument</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="160"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="162"/>
         <source>References followed into one document per task.</source>
         <translation>Verweise, denen pro Aufgabe in ein Dokument gefolgt wird.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="162"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="164"/>
         <source>Tier 1 min relevance</source>
         <translation>Mindestrelevanz Stufe 1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="162"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="164"/>
         <source>Direct findings at least this relevant are primary.</source>
         <translation>Direkte Ergebnisse mit mindestens dieser Relevanz sind primär.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="164"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="166"/>
         <source>Drop below relevance</source>
         <translation>Verwerfen unter Relevanz</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="164"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="166"/>
         <source>Extractions below this relevance are no findings.</source>
         <translation>Extraktionen unter dieser Relevanz zählen nicht als Ergebnisse.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="166"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="168"/>
         <source>Tier weights</source>
         <translation>Gewichte der Stufen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="167"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="169"/>
         <source>Weight of tiers 1-3 in synthesis.</source>
         <translation>Gewicht der Stufen 1–3 in der Synthese.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="168"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="170"/>
         <source>Drift thresholds</source>
         <translation>Drift-Schwellenwerte</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="169"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="171"/>
         <source>Lowest anchor relevance kept, by tier.</source>
         <translation>Niedrigste beibehaltene Anker-Relevanz, je Stufe.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="170"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="172"/>
         <source>Drift: primary findings kept</source>
         <translation>Drift: beibehaltene Primärergebnisse</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="170"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="172"/>
         <source>Primary findings kept even below the threshold.</source>
         <translation>Primäre Ergebnisse, die auch unter dem Schwellenwert behalten werden.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="172"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="174"/>
         <source>Drift: warning share</source>
         <translation>Drift: Warnschwelle</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="173"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="175"/>
         <source>Warn when more than this share is filtered.</source>
         <translation>Warnen, wenn mehr als dieser Anteil aussortiert wird.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="174"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="176"/>
         <source>Synthesis context tokens</source>
         <translation>Kontext-Tokens der Synthese</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="175"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="177"/>
         <source>Findings text the synthesis sees.</source>
         <translation>Text der Ergebnisse, den die Synthese erhält.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="176"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="178"/>
         <source>Quality threshold</source>
         <translation>Qualitätsschwelle</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="176"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="178"/>
         <source>Below this total (of 400) the answer is revised once.</source>
         <translation>Unter dieser Gesamtpunktzahl (von 400) wird die Antwort einmal überarbeitet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="178"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="180"/>
         <source>Interface</source>
         <translation>Oberfläche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="179"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="181"/>
         <source>Language</source>
         <translation>Sprache</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="179"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="181"/>
         <source>Language of the window; &apos;system&apos; follows the computer.</source>
         <translation>Sprache des Fensters; „Wie im System“ folgt der Einstellung des Computers.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="185"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="187"/>
         <source>Ollama</source>
         <translation>Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="186"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="188"/>
         <source>OpenAI-compatible</source>
         <translation>OpenAI-kompatibel</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="187"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="189"/>
         <source>Embedded (inside the app)</source>
         <translation>Integriert (innerhalb der App)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="188"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="190"/>
         <source>Team server (PostgreSQL)</source>
         <translation>Team-Server (PostgreSQL)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="189"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="191"/>
         <source>Off</source>
         <translation>Aus</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="190"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="192"/>
         <source>When the server offers it</source>
         <translation>Wenn der Server es anbietet</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="191"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="193"/>
         <source>Required (certificate not checked)</source>
         <translation>Erforderlich (Zertifikat ungeprüft)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="192"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="194"/>
         <source>Required, certificate checked</source>
         <translation>Erforderlich, Zertifikat geprüft</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="193"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="195"/>
         <source>Required, certificate and name checked</source>
         <translation>Erforderlich, Zertifikat und Name geprüft</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="194"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="196"/>
         <source>Z-score</source>
         <translation>Z-Score</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="195"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="197"/>
         <source>Reciprocal rank fusion (RRF)</source>
         <translation>Reciprocal Rank Fusion (RRF)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="196"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="198"/>
         <source>As the system</source>
         <translation>Wie im System</translation>
     </message>

@@ -20,7 +20,7 @@ from support import pdfs
 from support.pg_server import PgServer
 
 from desktop.kb.database import KnowledgeBase
-from desktop.kb.errors import ReadOnlyDatabase
+from desktop.kb.errors import KbError, ReadOnlyDatabase
 from desktop.kb.seed import SEED_NAME, load_seed
 from desktop.kb.server.connect import PASSWORD_ENV
 from desktop.paths import AppPaths
@@ -155,3 +155,39 @@ def test_a_reviewer_may_search_but_not_change(tmp_path: Path, team_settings: Set
         with pytest.raises(ReadOnlyDatabase):
             kb.remove_document("NiSV.pdf")
         assert [d.file_name for d in kb.documents()] == ["NiSV.pdf"]
+
+
+def test_personal_accounts_write_through_a_group_role(tmp_path: Path, team_settings: Settings, pg: PgServer,
+                                                      embedding_cache_dir: Path) -> None:
+    """What one colleague's account made as the team's writer role, another's may change; what an account
+    made without the role belongs to it alone, and the others are told they may only read."""
+    database = team_settings.kb.server.database
+    with psycopg.connect(pg.dsn(database=database), autocommit=True) as admin:
+        for statement in ("DROP ROLE IF EXISTS alice", "DROP ROLE IF EXISTS bob", "DROP ROLE IF EXISTS writers",
+                          "CREATE ROLE writers NOLOGIN", f"GRANT CREATE ON DATABASE {database} TO writers",
+                          "CREATE ROLE alice LOGIN PASSWORD 'a' IN ROLE writers",
+                          "CREATE ROLE bob LOGIN PASSWORD 'b' IN ROLE writers"):
+            admin.execute(statement)
+
+    def account(user: str, role: str | None) -> Settings:
+        s = team_settings.model_copy(deep=True)
+        s.kb.server.user, s.kb.server.password, s.kb.server.role = user, user[0], role
+        return s
+
+    def workstation(user: str, role: str | None, name: str, create: bool = False) -> KnowledgeBase:
+        kb = KnowledgeBase.open(make_paths(tmp_path / user, embedding_cache_dir), account(user, role), name, create=create)
+        load_seed(kb.embedder.cache, SAMPLE / SEED_NAME, kb.embedder.model_id)
+        return kb
+
+    with workstation("alice", "writers", "Team", create=True) as kb:  # the writers' role owns it
+        kb.ingest([SAMPLE / "NiSV.pdf"])
+    with workstation("bob", "writers", "Team") as kb:
+        assert kb.ingest([SAMPLE / "AtEV.pdf"]).count("added") == 1
+        assert kb.remove_document("NiSV.pdf").file_name == "NiSV.pdf"
+        assert [d.file_name for d in kb.documents()] == ["AtEV.pdf"] and kb.verify() == []
+    with workstation("bob", None, "Solo", create=True) as kb:  # his own account owns this one
+        kb.ingest([SAMPLE / "NiSV.pdf"])
+    with pytest.raises(KbError, match="'alice' may not read the knowledge base 'Solo' .* belongs to another account"):
+        workstation("alice", "writers", "Solo")
+    with pytest.raises(KbError, match="may not act as the role 'admins'"):
+        KnowledgeBase.open(make_paths(tmp_path / "carol", embedding_cache_dir), account("bob", "admins"), "Team")

@@ -80,6 +80,11 @@ class ServerCatalog(Catalog):
                 if create:
                     self._create()
                 self._prepare_session()
+                if not self._db.execute("SELECT has_schema_privilege(%s, 'USAGE') AS ok", (self.schema,)).fetchone()["ok"]:
+                    raise ServerUnavailable(
+                        f"the account '{server.user}' may not read the knowledge base '{database}' on {where(server)}: "
+                        f"it belongs to another account; IT grants access with a shared writer role or the readers' "
+                        f"role (docs/server.md)")
         except BaseException:
             self._db.close()
             raise
@@ -294,9 +299,15 @@ def list_server_databases(server: ServerSettings) -> list[str]:
     conn = connect(server)
     try:
         with guarded(server):
-            if conn.execute("SELECT to_regclass(%s) AS t", (f"{REGISTRY_SCHEMA}.databases",)).fetchone()["t"] is None:
-                return []
-            rows = conn.execute(f"SELECT name FROM {REGISTRY_SCHEMA}.databases ORDER BY name").fetchall()
+            try:
+                if conn.execute("SELECT to_regclass(%s) AS t", (f"{REGISTRY_SCHEMA}.databases",)).fetchone()["t"] is None:
+                    return []
+                rows = conn.execute(f"SELECT name FROM {REGISTRY_SCHEMA}.databases ORDER BY name").fetchall()
+            except psycopg.errors.InsufficientPrivilege as exc:
+                raise ServerUnavailable(
+                    f"the account '{server.user}' may not read the knowledge bases on {where(server)}: they belong to "
+                    f"another account; IT grants access with a shared writer role or the readers' role "
+                    f"(docs/server.md)") from exc
             return [r["name"] for r in rows]
     finally:
         conn.close()

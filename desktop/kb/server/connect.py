@@ -14,6 +14,7 @@ from typing import Any
 
 import psycopg
 from psycopg import errors as pg_errors
+from psycopg import sql
 from psycopg.rows import dict_row
 
 from desktop.kb.errors import ConcurrentChange, KbError, ReadOnlyDatabase, ServerUnavailable
@@ -40,11 +41,20 @@ def connect_args(server: ServerSettings) -> dict[str, Any]:
 
 
 def connect(server: ServerSettings) -> psycopg.Connection[dict[str, Any]]:
-    """An autocommit connection with dict rows; transactions are opened explicitly."""
+    """An autocommit connection with dict rows; transactions are opened explicitly. With a group role
+    set, the session acts as that role, so what one member writes the others may change too."""
     try:
-        return psycopg.connect(**connect_args(server), autocommit=True, row_factory=dict_row)
+        conn = psycopg.connect(**connect_args(server), autocommit=True, row_factory=dict_row)
     except psycopg.Error as exc:
         raise translate(exc, server) from exc
+    if server.role:
+        try:
+            conn.execute(sql.SQL("SET ROLE {}").format(sql.Identifier(server.role)))
+        except psycopg.Error as exc:
+            conn.close()
+            raise ServerUnavailable(f"the account '{server.user}' may not act as the role '{server.role}' on "
+                                    f"{where(server)}: ask IT to grant it, or clear the role in the settings") from exc
+    return conn
 
 
 def translate(exc: BaseException, server: ServerSettings) -> KbError:
