@@ -120,10 +120,6 @@ class ServerCatalog(Catalog):
                               (), fetch=False)
                 self._session[name] = value
 
-    @staticmethod
-    def exists(server: ServerSettings, database: str) -> bool:
-        return database in list_server_databases(server)
-
     def _create(self) -> None:
         """The registry, the schema and its tables, once; an advisory lock orders workstations creating
         at the same moment (concurrent CREATE ... IF NOT EXISTS can still collide in PostgreSQL)."""
