@@ -84,6 +84,10 @@ def _model_dict(value: object) -> object:
 class Catalog:
     """Thread-safe access to one database's SQLite file (one connection, one lock)."""
 
+    # Whether other workstations write this catalog too (a team server): then a document's path is
+    # where one of them read it, and a file missing on this computer says nothing about the document.
+    shared = False
+
     def __init__(self, file: Path) -> None:
         file.parent.mkdir(parents=True, exist_ok=True)
         self.file = file

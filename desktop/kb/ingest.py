@@ -99,8 +99,10 @@ class Ingestor:
                     report.files.append(outcome)
                 self.meter.update(files_done=self.meter.state.files_done + 1, force=True)
             if not self.cancel.cancelled:
-                # after the files: a vanished path may turn out to have moved within the scanned folders
-                report.files += self._remove_vanished(paths)
+                # after the files: a vanished path may turn out to have moved within the scanned folders;
+                # on a team server a file missing here may be on the colleague's computer that added it
+                if not self.catalog.shared:
+                    report.files += self._remove_vanished(paths)
                 self._finish_vectors(report)
         finally:
             self.pool.close()
@@ -172,7 +174,7 @@ class Ingestor:
             with self.catalog.transaction() as db:
                 self.catalog.update_document(db, same["doc_id"], mtime=st.st_mtime, size_bytes=st.st_size)
             return FileOutcome(path=str(path), status="unchanged", doc_id=same["doc_id"])
-        if os.path.exists(same["path"]):
+        if os.path.exists(same["path"]) or self.catalog.shared:  # (a colleague's copy: not moved, there too)
             return FileOutcome(path=str(path), status="duplicate", doc_id=same["doc_id"],
                                reason=notice("duplicate", path=same["path"]))
         # moved or renamed: keep its chunks and vectors, follow the new path

@@ -197,3 +197,25 @@ def test_a_database_without_pgvector_says_what_it_needs(tmp_path: Path, team_set
     with pytest.raises(KbError, match="lacks the pgvector extension and this account may not add it: IT runs "
                                       "CREATE EXTENSION vector"):
         KnowledgeBase.open(workstation(tmp_path / "w", embedding_cache_dir), writer, "Team", create=True)
+
+
+def test_a_file_missing_here_leaves_a_colleagues_document_alone(tmp_path: Path, team_settings: Settings,
+                                                                 embedding_cache_dir: Path) -> None:
+    """On a workstation a vanished file leaves the index and a moved one is followed; on a team server the
+    path is the colleague's who added it, so neither happens: the document stays as it was."""
+    folder = tmp_path / "cases"
+    law, prv, report = _laws(folder)
+    with KnowledgeBase.open(workstation(tmp_path / "alice", embedding_cache_dir), team_settings, "Team",
+                            create=True) as kb:
+        assert kb.ingest([folder]).count("added") == 3
+    copy = tmp_path / "bob-files" / "TestG.pdf"
+    copy.parent.mkdir()
+    copy.write_bytes(law.read_bytes())
+    law.unlink(), prv.unlink()  # not on Bob's computer, whose folder has the same path
+    with KnowledgeBase.open(workstation(tmp_path / "bob", embedding_cache_dir), team_settings, "Team") as kb:
+        report_here = kb.ingest([folder, copy])
+        assert [f.status for f in report_here.files] == ["unchanged", "duplicate"]  # report.pdf; the copy of TestG
+        assert "TestG.pdf" in report_here.files[1].reason.text and str(law) in report_here.files[1].reason.text
+        docs = {d.file_name: d for d in kb.documents()}
+        assert sorted(docs) == ["PrüfV.pdf", "TestG.pdf", "report.pdf"]
+        assert kb.catalog.doc_row(doc_id=docs["TestG.pdf"].doc_id)["path"] == str(law)  # not moved to Bob's copy

@@ -64,6 +64,8 @@ class _Transaction:
 class ServerCatalog(Catalog):
     """One knowledge base on the server. Thread-safe: one connection, one lock."""
 
+    shared = True
+
     def __init__(self, server: ServerSettings, database: str, *, create: bool = False) -> None:
         self.server = server
         self.database = database
