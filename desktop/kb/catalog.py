@@ -224,6 +224,11 @@ class Catalog:
             ingested_at=datetime.fromisoformat(r["ingested_at"]), pending_embeddings=r["pending"],
         )
 
+    def document_names(self) -> dict[str, tuple[str | None, str]]:
+        """(short name, title) by doc id: what a chunk's header and embedding text name it by."""
+        return {r["doc_id"]: (r["short_name"], r["title"]) for r in self.query(
+            "SELECT doc_id, short_name, title FROM documents")}
+
     _DOC_ROW = "SELECT doc_id, path, file_name, size_bytes, mtime, scanned_pages FROM documents"
 
     def doc_rows(self) -> list[sqlite3.Row]:

@@ -81,8 +81,7 @@ class KnowledgeBase:
         self.folder = folder
         self.paths = paths
         self.settings = settings
-        self.on_server = settings.kb.mode == "server"
-        self.catalog = (ServerCatalog(settings.kb.server, name, create=create) if self.on_server
+        self.catalog = (ServerCatalog(settings.kb.server, name, create=create) if settings.kb.mode == "server"
                         else Catalog(folder / CATALOG_FILE))
         recorded = self.catalog.get_meta("embedder")
         self.embedder_spec = embedder or recorded or settings.kb.default_embedder
@@ -115,6 +114,11 @@ class KnowledgeBase:
         if isinstance(store, VectorStoreProcess):
             store.close()
         self.catalog.close()
+
+    @property
+    def on_server(self) -> bool:
+        """Whether this knowledge base lives on the team's server (other workstations share it)."""
+        return self.catalog.shared
 
     def __enter__(self) -> "KnowledgeBase":
         return self

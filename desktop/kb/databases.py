@@ -184,8 +184,9 @@ def _mismatch(catalog: Catalog, settings: Settings, bundled: dict[str, Path]) ->
 def delete_database(paths: AppPaths, settings: Settings, name: str) -> None:
     """Remove a database: its folder, or in server mode its schema on the server (for every workstation)."""
     if settings.kb.mode == "server":
-        if name not in list_databases(paths, settings):
-            raise DatabaseNotFound(name, list_databases(paths, settings))
+        known = list_databases(paths, settings)
+        if name not in known:
+            raise DatabaseNotFound(name, known)
         drop_server_database(settings.kb.server, check_name(name))
         return
     folder = paths.database_dir(check_name(name))

@@ -28,8 +28,7 @@ def upgrade(catalog: Catalog) -> int:
     the old index."""
     if catalog.get_meta("lexical_version") == LEXICAL_VERSION:
         return 0
-    names = {r["doc_id"]: (r["short_name"], r["title"]) for r in catalog.query(
-        "SELECT doc_id, short_name, title FROM documents")}
+    names = catalog.document_names()
     # only a chunk with a separated number ("1.234", "0,3") is indexed otherwise now (in its text, or in
     # its header: title, section); SQLite's GLOB finds them without tokenising every chunk
     number = "'*[0-9][.,][0-9]*'"

@@ -332,8 +332,7 @@ class Ingestor:
             if not batch:
                 break
             if any(c.doc_id not in names for c in batch):  # on a team server, others add documents meanwhile
-                names = {r["doc_id"]: (r["short_name"], r["title"])
-                         for r in self.catalog.query("SELECT doc_id, short_name, title FROM documents")}
+                names = self.catalog.document_names()
             started = time.monotonic()
             texts = [embed_text(*names[c.doc_id], c) for c in batch]
             ids = [c.chunk_id for c in batch]

@@ -1,7 +1,7 @@
 """The dense side of a workstation's knowledge base: one embedded Chroma collection per database (a
-team server keeps its vectors in PostgreSQL: desktop.kb.server.vectors). Vectors are always computed by us and handed over explicitly; the collection
-still gets our own embedding function so Chroma never falls back to its default, which downloads a
-model and fails offline."""
+team server keeps its vectors in PostgreSQL: desktop.kb.server.vectors). Vectors are always computed
+by us and handed over explicitly; the collection still gets our own embedding function so Chroma
+never falls back to its default, which downloads a model and fails offline."""
 
 from __future__ import annotations
 

@@ -22,10 +22,17 @@ GB = 1e9  # Ollama counts in decimal gigabytes
 
 
 def say(label: QLabel, text: str, color: str | None = None) -> None:
+    before = _lines(label)
     label.setStyleSheet(f"color: {color};" if color else "")
     label.setText(text)
     label.setVisible(bool(text))
-    relayout(label.window())
+    if _lines(label) != before:  # (a pull's progress says many things of one line: nothing to lay out)
+        relayout(label.window())
+
+
+def _lines(label: QLabel) -> int:
+    """The height a shown label needs at its width; -1 when it is hidden."""
+    return label.heightForWidth(label.width()) if label.isVisible() else -1
 
 
 def relayout(root: QWidget) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import dataclass
 
 from psycopg import sql
 
@@ -23,6 +24,24 @@ from desktop.kb.server.catalog import ServerCatalog, to_psycopg
 K1, B = 1.2, 0.75
 MAX_NAME = 63  # PostgreSQL's longest column name, in bytes
 CANDIDATES = 10_000  # chunks the rarest terms may match in the first pass (of 1k-40k, fastest at 100k chunks)
+
+
+@dataclass(frozen=True)
+class Stats:
+    """What BM25 needs of the whole knowledge base for one query, read once per search."""
+
+    rows: int  # chunks
+    tokens: int  # terms in all chunks
+    df: dict[str, int]  # chunks holding each of the query's terms (those that occur at all)
+
+    @staticmethod
+    def read(catalog: ServerCatalog, terms: list[str]) -> "Stats | None":
+        """None when there is nothing to rank: no terms, no chunks."""
+        rows, tokens = catalog.sizes()
+        if not terms or rows <= 0:
+            return None
+        found = catalog.raw("SELECT term, df FROM lexicon WHERE term = ANY(%s)", (sorted(set(terms)),))
+        return Stats(rows, tokens, {r["term"]: r["df"] for r in found})
 
 
 def _tsquery(terms: list[str]) -> str:
@@ -35,7 +54,7 @@ def _idf(rows: int, hits: int) -> float:
     return idf if idf > 0 else 1e-6
 
 
-def bm25(catalog: ServerCatalog, alternatives: list[str], limit: int, where: str = "",
+def bm25(catalog: ServerCatalog, stats: Stats, alternatives: list[str], limit: int, where: str = "",
          params: list[object] | None = None) -> list[tuple[str, float]]:
     """(chunk id, BM25 score), best first, of the chunks holding any of these terms.
 
@@ -44,13 +63,7 @@ def bm25(catalog: ServerCatalog, alternatives: list[str], limit: int, where: str
     score; then only the chunks holding a term that could lift a chunk to that score are scored
     (MaxScore: a chunk holding only commoner terms scores below the sum of their ceilings).
     """
-    if not alternatives:
-        return []
-    rows, tokens = catalog.sizes()
-    if rows <= 0:
-        return []
-    df = {r["term"]: r["df"] for r in catalog.raw("SELECT term, df FROM lexicon WHERE term = ANY(%s)",
-                                                  (sorted(set(alternatives)),))}
+    df, rows = stats.df, stats.rows
     terms = [t for t in alternatives if df.get(t)]
     if not terms:
         return []
@@ -63,11 +76,15 @@ def bm25(catalog: ServerCatalog, alternatives: list[str], limit: int, where: str
             break
         essential.append(term)
         covered += df[term]
+
+    def scored(match: list[str]) -> list[tuple[str, float]]:
+        return _scored(catalog, weights, idf, stats.tokens / rows, match, limit, where, params)
+
     if len(essential) == len(by_rarity):
-        return _scored(catalog, weights, idf, tokens / rows, by_rarity, limit, where, params)
-    hits = _scored(catalog, weights, idf, tokens / rows, essential, limit, where, params)
+        return scored(by_rarity)
+    hits = scored(essential)
     if len(hits) < limit:
-        return _scored(catalog, weights, idf, tokens / rows, by_rarity, limit, where, params)
+        return scored(by_rarity)
     # The commonest terms whose ceilings (the most a term adds, at any frequency) sum below the k-th
     # score found need not match: a chunk holding only them cannot reach the top k.
     ceiling, optional = 0.0, set()
@@ -79,7 +96,7 @@ def bm25(catalog: ServerCatalog, alternatives: list[str], limit: int, where: str
     needed = [t for t in by_rarity if t not in optional]
     if len(needed) <= len(essential):
         return hits
-    return _scored(catalog, weights, idf, tokens / rows, needed, limit, where, params)
+    return scored(needed)
 
 
 def _scored(catalog: ServerCatalog, weights: Counter[str], idf: dict[str, float], average: float, match: list[str],
@@ -87,7 +104,7 @@ def _scored(catalog: ServerCatalog, weights: Counter[str], idf: dict[str, float]
     """The ``limit`` best chunks holding any term of ``match``, scored with all terms. A chunk's term
     frequencies are read in one pass (jsonb_to_record: 2.7 times faster than a lookup per term at 100k)."""
     columns, parts, values = [], [], []
-    for n, (term, times) in enumerate(weights.items()):
+    for term, times in weights.items():
         if len(term.encode()) <= MAX_NAME:
             columns.append(sql.SQL("{} float8").format(sql.Identifier(term)))
             freq: sql.Composable = sql.SQL("f.{}").format(sql.Identifier(term))
@@ -105,28 +122,19 @@ def _scored(catalog: ServerCatalog, weights: Counter[str], idf: dict[str, float]
     return [(r["chunk_id"], float(r["score"])) for r in found]
 
 
-def prune_common(catalog: ServerCatalog, terms: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
-    """The query terms without the alternatives that occur in most chunks."""
-    words = sorted({alt for alts in terms for alt in alts})
-    rows, _ = catalog.sizes()
-    if not words or not rows:
-        return terms
-    found = catalog.raw("SELECT term FROM lexicon WHERE term = ANY(%s) AND df >= %s", (words, COMMON_SHARE * rows))
-    frequent = {r["term"] for r in found}
-    pruned = [kept for alts in terms if (kept := tuple(a for a in alts if a not in frequent))]
-    return pruned or terms
-
-
 def search(catalog: ServerCatalog, terms: list[tuple[str, ...]], limit: int, where: str = "",
            params: list[object] | None = None) -> list[tuple[str, float]]:
-    """BM25 ranking for query terms (each with its alternatives); as desktop.kb.fts.search."""
+    """BM25 ranking for query terms (each with its alternatives), as desktop.kb.fts.search: first
+    without the alternatives in at least half the chunks, all of them when that finds too few."""
     # (a term two query words share counts twice, as it does in FTS5's bm25)
     flat = [a for alts in terms for a in alts]
-    if not flat:
+    stats = Stats.read(catalog, flat)
+    if stats is None:
         return []
-    pruned = prune_common(catalog, terms)
-    if pruned != terms:
-        hits = bm25(catalog, [a for alts in pruned for a in alts], limit, where, params)
+    common = COMMON_SHARE * stats.rows
+    pruned = [kept for alts in terms if (kept := tuple(a for a in alts if stats.df.get(a, 0) < common))]
+    if pruned and pruned != terms:
+        hits = bm25(catalog, stats, [a for alts in pruned for a in alts], limit, where, params)
         if len(hits) >= limit:
             return hits
-    return bm25(catalog, flat, limit, where, params)
+    return bm25(catalog, stats, flat, limit, where, params)
