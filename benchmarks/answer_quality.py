@@ -61,7 +61,18 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from answer_scoring import facts_found, gold_pages, key_facts, on_gold, read_json, usage_of  # noqa: E402
+from answer_scoring import (  # noqa: E402
+    fact_pages,
+    facts_found,
+    gold_facts,
+    gold_pages,
+    key_facts,
+    on_gold,
+    pages_of,
+    read_json,
+    run_figures,
+    usage_of,
+)
 from research_cli import engine_version, is_bundled_sample, parse_summary, rabbithole  # noqa: E402
 from support.llama_server import DEFAULT_MODEL, MODELS, default_threads, find_model, llama_server  # noqa: E402
 from support.report_checks import PageTexts, all_findings, check_quotes  # noqa: E402
@@ -148,10 +159,12 @@ def run_question(q: dict, args: argparse.Namespace, data: Path, db: str, out_roo
     summary = parse_summary(stdout or "") or read_json(out / "summary.json") or {}
     report = read_json(out / "report.json") if (out / "report.json").is_file() else None
     report = report if isinstance(report, dict) else None
-    facts = key_facts(q.get("answer"), q["question"], q.get("lang", ""))
+    research = bool(q.get("facts"))  # a research question: gold facts with their pages
+    facts = gold_facts(q) if research else key_facts(q.get("answer"), q["question"], q.get("lang", ""))
     found = facts_found(facts, (report or {}).get("answer", ""))
-    gold = gold_pages(q)
+    gold = fact_pages(q) if research else gold_pages(q)
     findings = all_findings(report) if report else state_findings(out)
+    cited = pages_of(report.get("citations") or [], gold) if report else set()
     row: dict[str, Any] = {
         "id": q["id"], "model": args.model_name, "db": db, "exit_code": process.returncode, "timed_out": timed_out,
         "report": report is not None, "report_kind": report.get("kind") if report else None,
@@ -167,6 +180,10 @@ def run_question(q: dict, args: argparse.Namespace, data: Path, db: str, out_roo
         "key_facts": [f["fact"] for f in facts], "key_facts_found": found,
         "key_fact_share": round(len(found) / len(facts), 3) if facts else None,
         "key_fact_hit": bool(found) if facts else None,
+        "gold_pages_cited": sorted(f"{d} p. {p}" for d, p in cited),
+        "gold_page_recall": round(len(cited) / len(gold), 3) if gold else None,
+        "fact_recall": round(len(found) / len(facts), 3) if research and facts else None,
+        **run_figures(out),
         "answer_chars": len((report or {}).get("answer") or ""),
         "context": args.context, "threads": args.threads, "run_dir": str(out),
         "engine": args.engine, "recorded_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -202,19 +219,35 @@ def _yes(value: Any) -> str:
     return "–" if value is None else ("yes" if value else "no")
 
 
+def _depth(r: dict) -> str:
+    """Sources read (of those gathered), references followed, context requests, cached prompt tokens."""
+    found = f"/{r['sources_found']}" if r.get("sources_found") is not None else ""
+    return (f"{r.get('sources_read', '–')}{found} | {r.get('references_followed', '–')} | "
+            f"{r.get('context_requests', '–')} | {r.get('cached_tokens') if r.get('cached_tokens') is not None else '–'}")
+
+
 def table(rows: list[dict]) -> str:
-    head = ("| id | exit | report | wall s | calls | tokens in+out | citations "
-            "| verified quotes verbatim | gold page cited | in findings | key facts found |")
+    head = ("| id | exit | report | wall s | calls | tokens in+out | citations | verified quotes verbatim "
+            "| gold pages cited | in findings | facts found | sources read | refs followed | requests | cached |")
     lines = [head, "|" + "---|" * (head.count("|") - 1)]
     for r in rows:
         report = ("yes" + (f" ({r['report_kind']})" if r.get("report_kind") else "")) if r["report"] else "no"
         exit_code = "timeout" if r.get("timed_out") else r["exit_code"]
         tokens = f"{r['prompt_tokens']}+{r['completion_tokens']}" if r.get("prompt_tokens") is not None else "–"
         facts = f"{len(r['key_facts_found'])}/{len(r['key_facts'])}" if r["key_facts"] else "–"
+        pages = (f"{len(r['gold_pages_cited'])}/{len(r['gold_pages'])}" if "gold_pages_cited" in r
+                 else _yes(r["gold_page_cited"]))
         lines.append(f"| {r['id']} | {exit_code} | {report} | {r['wall_s']:.0f} | {'–' if r.get('llm_calls') is None else r['llm_calls']} | "
-                     f"{tokens} | {r['citations']} | {r['verbatim_quotes']}/"
-                     f"{r['verified_quotes']} | {_yes(r['gold_page_cited'])} | {_yes(r['gold_page_in_findings'])} "
-                     f"| {facts} |")
+                     f"{tokens} | {r['citations']} | {r['verbatim_quotes']}/{r['verified_quotes']} | {pages} | "
+                     f"{_yes(r['gold_page_in_findings'])} | {facts} | {_depth(r)} |")
+    return "\n".join(lines + [""] + summary_lines(rows))
+
+
+def _mean(values: list[float]) -> str:
+    return f"{statistics.mean(values):.0%}" if values else "–"
+
+
+def summary_lines(rows: list[dict]) -> list[str]:
     n = len(rows)
     walls = [r["wall_s"] for r in rows]
     ok = sum(1 for r in rows if r["exit_code"] == 0 and r["report"])
@@ -223,17 +256,34 @@ def table(rows: list[dict]) -> str:
     verbatim = sum(r["verbatim_quotes"] for r in rows)
     prompt = sum(r.get("prompt_tokens") or 0 for r in rows)
     answer = sum(r.get("completion_tokens") or 0 for r in rows)
+    cached = sum(r.get("cached_tokens") or 0 for r in rows)
     share = f"{verbatim}/{verified} ({verbatim / verified:.0%})" if verified else "0/0"
-    lines += ["", f"- runs with exit 0 and a report: {ok}/{n}",
-              f"- gold page cited: {sum(1 for r in rows if r['gold_page_cited'])}/{n}; "
-              f"in findings: {sum(1 for r in rows if r['gold_page_in_findings'])}/{n}",
-              f"- key fact stated: {sum(1 for r in with_facts if r['key_fact_hit'])}/{len(with_facts)} "
-              "(questions whose gold answer has key facts)",
-              f"- verified quotes verbatim on the cited page: {share}",
-              f"- wall time: mean {statistics.mean(walls):.0f} s, median {statistics.median(walls):.0f} s"
-              if walls else "- wall time: –",
-              f"- tokens: {prompt:,} prompt + {answer:,} answer ({sum(r.get('llm_calls') or 0 for r in rows)} calls)"]
-    return "\n".join(lines)
+    read = [r["sources_read"] for r in rows if r.get("sources_read") is not None]
+    followed = [r for r in rows if r.get("references_followed") is not None]
+    lines = [f"- runs with exit 0 and a report: {ok}/{n}",
+             f"- gold page cited: {sum(1 for r in rows if r['gold_page_cited'])}/{n}; "
+             f"in findings: {sum(1 for r in rows if r['gold_page_in_findings'])}/{n}"]
+    recall = [r["fact_recall"] for r in rows if r.get("fact_recall") is not None]
+    if recall:  # research questions: recall of their gold facts and pages
+        pages = [r["gold_page_recall"] for r in rows if r.get("gold_page_recall") is not None]
+        lines += [f"- fact recall: mean {_mean(recall)} ({sum(len(r['key_facts_found']) for r in rows)}/"
+                  f"{sum(len(r['key_facts']) for r in rows)} facts)",
+                  f"- gold-page recall (cited): mean {_mean(pages)} ({sum(len(r['gold_pages_cited']) for r in rows)}/"
+                  f"{sum(len(r['gold_pages']) for r in rows)} pages)"]
+    else:
+        lines.append(f"- key fact stated: {sum(1 for r in with_facts if r['key_fact_hit'])}/{len(with_facts)} "
+                     "(questions whose gold answer has key facts)")
+    lines += [f"- verified quotes verbatim on the cited page: {share}",
+              f"- wall time: mean {statistics.mean(walls):.0f} s, median {statistics.median(walls):.0f} s, "
+              f"{sum(1 for w in walls if w <= 300)}/{n} within 5 min" if walls else "- wall time: –",
+              f"- sources read: mean {statistics.mean(read):.1f}, {sum(1 for x in read if x >= 12)}/{len(read)} runs "
+              "with 12 or more" if read else "- sources read: –",
+              f"- references followed: {sum(r['references_followed'] for r in followed)} in "
+              f"{sum(1 for r in followed if r['references_followed'])}/{len(followed)} runs; context requests: "
+              f"{sum(r.get('context_requests') or 0 for r in rows)}",
+              f"- tokens: {prompt:,} prompt ({cached:,} from the server's cache) + {answer:,} answer "
+              f"({sum(r.get('llm_calls') or 0 for r in rows)} calls)"]
+    return lines
 
 
 def select(questions: list[dict], args: argparse.Namespace) -> list[dict]:
@@ -242,7 +292,7 @@ def select(questions: list[dict], args: argparse.Namespace) -> list[dict]:
         by_id = {q["id"]: q for q in questions}
         missing = [i for i in wanted if i not in by_id]
         if missing:
-            raise SystemExit(f"not in {args.set_dir}/questions_dev.jsonl: {', '.join(missing)}")
+            raise SystemExit(f"not among the questions: {', '.join(missing)}")
         return [by_id[i] for i in wanted]
     chosen = questions[args.start:]
     return chosen[:args.limit] if args.limit else chosen
@@ -252,6 +302,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("set_dir", type=Path, help="folder with questions_dev.jsonl")
     ap.add_argument("pdf_dir", type=Path, help="folder with the PDFs the evidence names")
+    ap.add_argument("--questions", type=Path,
+                    help="JSON lines of questions (default SET_DIR/questions_dev.jsonl); research questions with gold "
+                         "facts: benchmarks/questions/laws-de-research.jsonl")
     ap.add_argument("--ids", action="append", help="question ids, comma-separated (repeatable)")
     ap.add_argument("--start", type=int, default=0, help="skip the first N questions of the file (default 0)")
     ap.add_argument("--limit", type=int, help="run at most N questions (after --start)")
@@ -279,14 +332,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args.engine = engine_version()
     args.model_name = Path(args.model).stem if args.model.endswith(".gguf") else args.model
     args.data_dir = (args.data_dir or ROOT / ".bench" / "answer_quality" / args.set_dir.name).resolve()
-    args.results = args.results or ROOT / "benchmarks" / "results" / f"answer_quality-{args.set_dir.name}-{args.model_name}.jsonl"
+    kind = f"{args.set_dir.name}-{args.questions.stem}" if args.questions else args.set_dir.name
+    args.results = args.results or ROOT / "benchmarks" / "results" / f"answer_quality-{kind}-{args.model_name}.jsonl"
     return args
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    questions = [json.loads(line) for line in (args.set_dir / "questions_dev.jsonl").read_text(encoding="utf-8").splitlines()
-                 if line.strip()]
+    source = args.questions or args.set_dir / "questions_dev.jsonl"
+    questions = [json.loads(line) for line in source.read_text(encoding="utf-8").splitlines() if line.strip()]
     chosen = select(questions, args)
     done = latest(args.results)
     todo = [q for q in chosen if args.redo or q["id"] not in done]

@@ -155,6 +155,77 @@ def facts_found(facts: list[dict[str, str]], text: str) -> list[str]:
     return [f["fact"] for f in facts if re.search(f["pattern"], norm)]
 
 
+# --- gold facts of a research question ------------------------------------------------------------------
+
+
+def gold_facts(question: dict[str, Any]) -> list[dict[str, str]]:
+    """The facts of a research question (``benchmarks/questions/*-research.jsonl``), each as ``fact`` (its
+    id) and a ``pattern`` that finds any of its keys, German or English, in ``fact_norm`` of an answer. A key
+    may not start inside a word or number ("20 millisievert" is not found in "120 Millisievert")."""
+    out = []
+    for fact in question.get("facts") or []:
+        keys = [*(fact.get("keys") or []), *(fact.get("keys_en") or [])]
+        alternatives = "|".join(re.escape(fact_norm(k)) for k in keys if k.strip())
+        out.append({"fact": fact["id"], "pattern": rf"(?<![\w.,])(?:{alternatives})"})
+    return out
+
+
+def fact_pages(question: dict[str, Any]) -> set[tuple[str, int]]:
+    """The pages the facts of a research question stand on (the gold pages of its recall)."""
+    return {(Path(f["doc"]).name, int(f["page"])) for f in question.get("facts") or []}
+
+
+def pages_of(items: list[dict[str, Any]], gold: set[tuple[str, int]]) -> set[tuple[str, int]]:
+    """The gold pages among the (doc, page) of ``items`` (citations or findings)."""
+    return {(Path(str(i.get("doc", ""))).name, int(i.get("page") or 0)) for i in items} & gold
+
+
+# --- what a run read, followed and asked for (state.json and audit.jsonl of its output folder) ----------------
+
+
+def _audit(out: Path) -> list[dict[str, Any]]:
+    try:
+        lines = (out / "audit.jsonl").read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return []
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def _requests_in(call: dict[str, Any]) -> int:
+    """Context requests in the last answer of an extraction call (the answer the engine served)."""
+    attempts = call.get("attempts") or []
+    raw = attempts[-1].get("raw", "") if attempts else ""
+    try:
+        requests = json.loads(raw).get("requests")
+    except (ValueError, AttributeError):
+        return 0
+    return len(requests) if isinstance(requests, list) else 0
+
+
+def run_figures(out: Path) -> dict[str, Any]:
+    """How deep a run went: the distinct excerpts the model read (chunks, served requests not counted) of
+    those the engine gathered, references followed, context requests the model made, task summaries, the
+    findings by tier, and the prompt tokens the server took from its cache."""
+    state = read_json(out / "state.json")
+    state = state if isinstance(state, dict) else {}
+    research = (state.get("later") or {}).get("research") or {}
+    audit = _audit(out)
+    calls = [e for e in audit if e.get("type") == "llm_call"]
+    findings = research.get("findings") or []
+    gathered = research.get("gathered")
+    usage = state.get("usage") or {}
+    return {
+        "sources_read": len(set(research.get("visited") or [])),
+        "sources_found": len(gathered) if isinstance(gathered, list) else None,
+        "references_followed": sum(1 for e in audit if e.get("type") == "reference_followed"),
+        "context_requests": sum(_requests_in(c) for c in calls if c.get("purpose") == "research.extract"),
+        "task_summaries": sum(1 for t in research.get("tasks") or [] if t.get("summary")),
+        "summary_calls": sum(1 for c in calls if c.get("purpose") == "research.summarize"),
+        "findings_by_tier": [sum(1 for f in findings if f.get("tier") == t) for t in (1, 2, 3)],
+        "cached_tokens": usage.get("cached_tokens"),
+    }
+
+
 # --- figures read back from a run's output folder ---------------------------------------------------------
 
 

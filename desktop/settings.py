@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from desktop.paths import AppPaths
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
 
 
@@ -110,15 +110,14 @@ class ResearchSettings(_Section):
     prompt_seconds: float = Field(30.0, ge=5, le=3600, description="Longest the server should take to read the excerpts of one prompt, at its measured speed (smaller budgets on slow servers).")
     # phase 3: deep extraction
     extract_k_per_query: int = Field(5, ge=1, le=50, description="Chunks retrieved per task query.")
-    max_chunks_per_task: int = Field(8, ge=1, le=100, description="Retrieved chunks read closely per task.")
-    time_budget_s: float = Field(300.0, ge=0, le=86400, description="Server time a whole run should take at its measured speed: a slow server reads fewer chunks per task (0: no limit).")
+    max_chunks_per_task: int = Field(8, ge=1, le=100, description="Evidence excerpts (searched and followed references) read per task.")
+    time_budget_s: float = Field(300.0, ge=0, le=86400, description="Server time a whole run should take at its measured speed: a slow server reads fewer excerpts per task (0: no limit).")
     rrf_k: int = Field(60, ge=1, le=1000, description="Fusion constant for merging a task's query results.")
-    extract_batch: int = Field(4, ge=1, le=12, description="Chunks read together in one extraction call (its instructions are sent once).")
+    extract_batch: int = Field(6, ge=1, le=12, description="Evidence items read together in one extraction call (its instructions are sent once).")
     extract_concurrency: int = Field(4, ge=1, le=32, description="Extraction calls run at once (also bounded by the LLM's).")
-    context_turns: int = Field(3, ge=0, le=10, description="Times the LLM may ask for more context per chunk.")
+    context_turns: int = Field(3, ge=0, le=10, description="Times the LLM may ask for more context per extraction call.")
     requests_per_turn: int = Field(3, ge=1, le=10, description="Context requests served per turn.")
     reference_depth: int = Field(2, ge=0, le=5, description="How deep references are followed.")
-    reference_budget_tokens: int = Field(30_000, ge=0, description="Tokens one task may spend following references.")
     reference_max_per_doc: int = Field(6, ge=1, le=100, description="References followed into one document per task.")
     tier1_min_relevance: float = Field(0.6, ge=0, le=1, description="Direct findings at least this relevant are primary.")
     drop_relevance: float = Field(0.2, ge=0, le=1, description="Extractions below this relevance are no findings.")
@@ -166,8 +165,18 @@ def _server_on_postgres(raw: dict[str, Any]) -> dict[str, Any]:
     return raw
 
 
+def _drop_reference_budget(raw: dict[str, Any]) -> dict[str, Any]:
+    """3 → 4: references are followed while the evidence is gathered, before the model reads it; what a task
+    reads (followed references included) is bounded by its excerpts, no longer by a token budget."""
+    research = raw.get("research")
+    if isinstance(research, dict):
+        raw["research"] = {k: v for k, v in research.items() if k != "reference_budget_tokens"}
+    return raw
+
+
 # Each entry upgrades a raw settings dict from version N to N+1.
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _drop_synthesis_attempts, 2: _server_on_postgres}
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    1: _drop_synthesis_attempts, 2: _server_on_postgres, 3: _drop_reference_budget}
 
 
 class SettingsError(Exception):

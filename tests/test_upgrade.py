@@ -154,13 +154,14 @@ def test_previous_release_settings_load_with_every_value_kept_and_new_fields_def
 
     loaded = load_settings(paths)
 
-    assert loaded.schema_version == SCHEMA_VERSION == 3
+    assert loaded.schema_version == SCHEMA_VERSION == 4
     assert loaded.data_dir == data_dir
     for path, value in CHANGED_BY_USER.items():
         assert _value(loaded, path) == value, path
     now = _leaves(loaded.model_dump(mode="json"))
     removed = {("research", "synthesis_attempts"), ("schema_version",),  # schema 2: the synthesis is structured
-               ("kb", "server_host"), ("kb", "server_port"), ("kb", "server_ssl")}  # 3: server mode is PostgreSQL
+               ("kb", "server_host"), ("kb", "server_port"), ("kb", "server_ssl"),  # 3: server mode is PostgreSQL
+               ("research", "reference_budget_tokens")}  # 4: references are followed while gathering evidence
     for path, value in old.items():  # every field of the previous release, as the user left it
         if path not in (("data_dir",),) and path not in removed:
             assert now[path] == value, path

@@ -35,19 +35,30 @@ def search_check(queries: Callable[[object], list[str]]) -> Callable[[object], s
     return check
 
 
+def same_text(a: str, b: str) -> bool:
+    """Near-duplicates: the same words reordered, a letter or two changed, case and spacing aside."""
+    return fuzz.token_sort_ratio(" ".join(a.split()).casefold(), " ".join(b.split()).casefold()) >= NEAR_DUPLICATE
+
+
 def distinct(texts: Iterable[str]) -> list[str]:
-    """Stripped, in order, each once; near-duplicates (the same words reordered, a letter or two changed)
-    too. A text that adds words to another ("… for minors too") is not a duplicate."""
+    """Stripped, in order, each once; near-duplicates (``same_text``) too. A text that adds words to
+    another ("… for minors too") is not a duplicate."""
     out: list[str] = []
     for text in texts:
         text = " ".join(text.split())
-        if text and not any(fuzz.token_sort_ratio(text.casefold(), o.casefold()) >= NEAR_DUPLICATE for o in out):
+        if text and not any(same_text(text, o) for o in out):
             out.append(text)
     return out
 
 
+# A quotation keeps its source's language: an English answer quoting a German statute is English.
+_QUOTATION = re.compile(r"[„“\"«»][^„“”\"«»]*[“”\"«»]")
+
+
 def foreign(text: str, language: str) -> str | None:
-    """The language ``text`` is written in when it is long enough to tell and not ``language``."""
+    """The language ``text`` is written in, quotations left out, when it is long enough to tell and not
+    ``language``."""
+    text = _QUOTATION.sub(" ", text)
     if len(text.split()) < _MIN_WORDS_FOR_LANGUAGE:
         return None
     found = detect_language(text, default=language)

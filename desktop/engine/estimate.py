@@ -16,14 +16,14 @@ from dataclasses import dataclass, replace
 from desktop.engine import events as ev
 from desktop.engine import prompts as P
 from desktop.engine.context import measured_speed, prompt_cost
+from desktop.engine.evidence import Aim, cut_text
 from desktop.engine.schemas import ExtractionBatch
 from desktop.engine.state import Todo
 from desktop.engine.step import StepContext
 
-# Calibrated on a measured run (Qwen2.5-Coder-1.5B, laws-dev-01: 16 excerpts in 9 extraction calls)
-ANSWER_PER_EXCERPT = 70  # tokens of a helpful excerpt's reading (one sentence, sentence numbers, references)
-ANSWER_PER_CALL = 40  # the answer's frame, written once per extraction call
-EXCERPTS_PER_CALL = 2  # excerpts an extraction call reads on average: references are read one by one
+# Calibrated on measured runs (Qwen2.5-Coder-1.5B on laws-de)
+ANSWER_PER_EXCERPT = 55  # tokens of a helpful excerpt's reading (one short sentence and sentence numbers)
+ANSWER_PER_CALL = 20  # the answer's frame, written once per extraction call
 HELPFUL_SHARE = 0.6  # share of the excerpts read that become findings (small models find most helpful)
 EXCERPT_HEADER = 30  # tokens of an excerpt's label, place and sentence numbers
 SUMMARY = (900, 130)  # prompt and answer tokens of one task summary (measured: 720-1,070 and 100-150)
@@ -35,19 +35,22 @@ CHUNK_TOKENS_DEFAULT = 350
 TASK0_SHARE = 0.5  # of a tight budget's excerpts, the question itself reads this share
 
 
-def _chunk_tokens(ctx: StepContext) -> int:
-    """Average tokens of a chunk of this knowledge base, from those the run has seen."""
-    texts = [c.text for c in ctx.state.clarification.chunks.values()][:30]
-    if not texts:
+def _evidence_tokens(ctx: StepContext) -> int:
+    """Average tokens of an evidence item (a chunk cut to its best sentences, evidence.py) in this
+    knowledge base, from the chunks the run has seen cut for the question."""
+    chunks = list(ctx.state.clarification.chunks.values())[:30]
+    if not chunks:
         return CHUNK_TOKENS_DEFAULT
-    return max(50, sum(ctx.llm.count_tokens(t) for t in texts) // len(texts))
+    aim = Aim.of(ctx.state.question, ctx.state.question, ctx.state.clarification.research_queries)
+    texts = [cut_text(c.text, aim, ctx.state.doc_language) for c in chunks]
+    return max(30, sum(ctx.llm.count_tokens(t) for t in texts) // len(texts))
 
 
 @dataclass(frozen=True)
 class CostModel:
     prompt_tps: float
     answer_tps: float
-    chunk_tokens: int
+    chunk_tokens: int  # of an evidence item
     fixed_tokens: int  # the extraction prompt's instructions, example and schema (cached after the first call)
     batch: int
     synthesis_sources: int  # tokens of sources the synthesis may read at most
@@ -55,7 +58,7 @@ class CostModel:
 
     def excerpt_s(self) -> float:
         return (self.chunk_tokens + EXCERPT_HEADER) / self.prompt_tps + \
-            (HELPFUL_SHARE * ANSWER_PER_EXCERPT + ANSWER_PER_CALL / EXCERPTS_PER_CALL) / self.answer_tps
+            (HELPFUL_SHARE * ANSWER_PER_EXCERPT + ANSWER_PER_CALL / self.batch) / self.answer_tps
 
     def final(self, tasks: int, excerpts: int) -> tuple[int, int, int]:
         """Calls, prompt and answer tokens of what follows the reading: summaries, drift, synthesis, quality."""
@@ -80,8 +83,8 @@ def cost_model(ctx: StepContext) -> CostModel | None:
     s = ctx.settings
     fixed = prompt_cost(ctx.llm.count_tokens, P.EXTRACT.render(
         language=ctx.state.language, max_requests=s.requests_per_turn, question=ctx.state.question, scope="",
-        avoid="", task="", task_context="", registry="", excerpts=""), ExtractionBatch)
-    return CostModel(speed[0], speed[1], _chunk_tokens(ctx), fixed, s.extract_batch, s.synthesis_context_tokens)
+        avoid="", task="", task_context="", registry="", excerpts="", requests_note=""), ExtractionBatch)
+    return CostModel(speed[0], speed[1], _evidence_tokens(ctx), fixed, s.extract_batch, s.synthesis_context_tokens)
 
 
 def _pending(ctx: StepContext) -> list[Todo]:
@@ -90,10 +93,11 @@ def _pending(ctx: StepContext) -> list[Todo]:
 
 
 def remaining_budget(ctx: StepContext) -> float | None:
-    """Seconds of server time the run may still take (the budget less what clarification and planning
-    took), or None without a budget."""
-    budget = ctx.settings.time_budget_s
-    return max(0.0, budget - ctx.state.usage.seconds) if budget else None
+    """Seconds of server time the run may still take (the budget less what the run took so far: the time
+    waited for answers, or the server's own reading and writing time where it says more), or None without a
+    budget."""
+    budget, usage = ctx.settings.time_budget_s, ctx.state.usage
+    return max(0.0, budget - max(usage.seconds, usage.prompt_s + usage.answer_s)) if budget else None
 
 
 def fit_excerpts(model: CostModel, tasks: int, left: float, most: int, least: int) -> int:
@@ -135,8 +139,7 @@ def research_estimate(ctx: StepContext, phase: str) -> ev.EstimateReady | None:
     else:
         planned = {t.id: s.max_chunks_per_task for t in tasks}
     excerpts = sum(planned.values())
-    per_call = min(s.extract_batch, EXCERPTS_PER_CALL) if s.reference_depth else s.extract_batch
-    calls = sum(math.ceil(n / per_call) for n in planned.values())
+    calls = sum(math.ceil(n / s.extract_batch) for n in planned.values())
     final_calls, final_prompt, final_answer = model.final(len(tasks), excerpts)
     prompt = calls * model.fixed_tokens + excerpts * (model.chunk_tokens + EXCERPT_HEADER) + final_prompt
     answer = int(HELPFUL_SHARE * excerpts * ANSWER_PER_EXCERPT + calls * ANSWER_PER_CALL) + final_answer
@@ -144,3 +147,19 @@ def research_estimate(ctx: StepContext, phase: str) -> ev.EstimateReady | None:
                             llm_calls=calls + final_calls, prompt_tokens=int(prompt), answer_tokens=answer,
                             prompt_tps=round(model.prompt_tps, 1), answer_tps=round(model.answer_tps, 1),
                             excerpts=excerpts, excerpts_allowed=len(tasks) * s.max_chunks_per_task)
+
+
+SERVED_TURN = (450, 120)  # prompt tokens a served request adds (a passage and notes), answer tokens of the turn
+
+
+def room_for_requests(ctx: StepContext) -> bool:
+    """Whether what is left of ``research.time_budget_s`` holds a turn of served context requests besides
+    the reading still queued and the report: on a slow server the evidence already gathered comes first."""
+    left, model = remaining_budget(ctx), cost_model(ctx)
+    if left is None or model is None:
+        return True
+    tasks = _pending(ctx)
+    queued = sum(len(t.queue) for t in ctx.state.later.research.tasks) + sum(
+        t.allowance or ctx.settings.max_chunks_per_task for t in ctx.state.later.research.tasks if t.status == "pending")
+    turn = SERVED_TURN[0] / model.prompt_tps + SERVED_TURN[1] / model.answer_tps
+    return left - model.seconds(len(tasks), queued) >= turn

@@ -95,7 +95,9 @@ class TaskStarted(_Event):
     type: Literal["task_started"] = "task_started"
     task_id: int
     task: str
-    chunks: int
+    chunks: int = Field(description="evidence items to read: searched and followed")
+    found: int = Field(0, description="chunks the task's searches found")
+    followed: int = Field(0, description="of the items to read, those reached by following a reference")
 
 
 class FindingAdded(_Event):
@@ -113,7 +115,8 @@ class FindingAdded(_Event):
 class ReferenceFollowed(_Event):
     type: Literal["reference_followed"] = "reference_followed"
     task_id: int
-    finding_id: str
+    finding_id: str = Field("", description="older runs: the finding whose reference was followed")
+    origin: str = Field("", description="where the reference stands: 'StrlSchV.pdf, p. 8, § 12'")
     reference: str
     doc: str
     page: int
@@ -145,9 +148,10 @@ class SynthesisTokens(_Event):
 
 class QualityChecked(_Event):
     type: Literal["quality_checked"] = "quality_checked"
-    total: int
+    total: int = Field(description="the model's self-rating, 0-400 (0 when it did not rate)")
     scores: dict[str, int]
     revision_needed: bool
+    rated: bool = Field(True, description="the model rated its answer (not when the time budget left no room)")
 
 
 class ReportReady(_Event):

@@ -21,6 +21,7 @@ FIGURE_BONUS = 0.4  # a sentence with a figure, when the question asks for one
 MIN_OVERLAP = 0.15  # a figure counts only in a sentence about the question
 MIN_SCORE = 0.35  # below this no sentence is a confident pick
 MIN_WORDS = 6  # shorter "sentences" are list stubs; they count half, as headings do
+HOLDS = 0.5  # share of a question's (or query's) terms a quote must hold to answer it
 
 # Questions that ask for a figure: a period, deadline, limit, count, amount or date (German and English).
 _ASKS_FIGURE = re.compile(
@@ -78,3 +79,12 @@ def focused(quote: list[int], question: str, sentences: dict[int, str], language
     if named and scores[best] < max(scores[n] for n in named) + MARGIN:
         return quote
     return [best, *named][:limit]
+
+
+def answers(question: str, quote: str, language: str) -> bool:
+    """Whether a quote holds what ``question`` asks for: at least half its terms, and a figure where it asks
+    for one. The engine's guard against a small model's verdicts (drift, reading): such a quote is
+    evidence, whatever the model made of it."""
+    if not quote.strip() or support(question, quote, language) < HOLDS:
+        return False
+    return states_figure(quote) or not asks_for_figure(question)

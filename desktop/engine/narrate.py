@@ -39,9 +39,11 @@ ENGLISH: dict[str, str] = {
     "reference_followed": "  following '{reference}' → {doc} p. {page} (depth {depth})",
     "task_done": "task {task_id} {status}: {findings} findings",
     "drift_filtered": "drift filter: {kept} kept, {filtered} filtered",
-    "quality_checked": "quality {total}/400",
-    "quality_checked_revising": "quality {total}/400 — revising once",
-    "report_ready": "report ready: {citations} citations, quality {quality}/400",
+    "quality_checked": "the model rates its answer {total}/400",
+    "quality_checked_revising": "the model rates its answer {total}/400 — revising once",
+    "quality_measured": "quality: the measured figures only (the time budget leaves no room for the model's "
+                        "self-rating)",
+    "report_ready": "report ready: {citations} citations",
     "evidence_report_ready": "evidence report ready (the model wrote no usable answer): {citations} citations",
     "estimate_ready": "estimate: the research and report take about {duration} here ({calls} LLM calls; the server "
                       "reads {read_tps} and writes {write_tps} tokens/s)",
@@ -59,6 +61,8 @@ ENGLISH: dict[str, str] = {
         "warn_prompt_too_long": "{prompt}: {error}; going on without it",
         "warn_plan_trimmed": "the model proposed {proposed} to-dos; the first {kept} are kept "
                              "(research.plan_max_initial)",
+        "warn_plan_merged": "the model proposed {proposed} to-dos, some of them the same or the question itself; "
+                            "{kept} distinct ones are kept",
         "warn_plan_overruled": "plan: the model called the question unanswerable, but excerpt [{excerpt}] concerns "
                                "its subject ({terms}); the research goes ahead",
         "warn_time_budget": "time budget: the research reads {excerpts} of up to {allowed} excerpts, with no task "
@@ -71,6 +75,8 @@ ENGLISH: dict[str, str] = {
         "warn_drift": "{filtered} of {total} findings ({share}) drifted from the question and were left out; check "
                       "the plan or the clarification if the report misses something.",
         "warn_uncited": "synthesis: {count} statement(s) named no source from the list and were left out",
+        "warn_left_out": "synthesis: {count} statement(s) left out of the answer ({reasons}); the findings they "
+                         "rest on stay in the report",
         "warn_synthesis_failed": "synthesis: the model could not write a usable answer ({error}); the report lists "
                                  "the evidence instead",
         "warn_revision_failed": "synthesis: the revision gave no usable answer ({error}); the first answer stands",
@@ -108,12 +114,14 @@ def narrate(event: ev.Event) -> Narration | None:
             return Narration("task_done", {"task_id": t, "status": status, "findings": n})
         case ev.DriftFiltered(kept=k, filtered=f):
             return Narration("drift_filtered", {"kept": k, "filtered": f})
+        case ev.QualityChecked(rated=False):
+            return Narration("quality_measured", {})
         case ev.QualityChecked(total=total, revision_needed=r):
             return Narration("quality_checked_revising" if r else "quality_checked", {"total": total})
         case ev.ReportReady(citations=c, kind="evidence"):
             return Narration("evidence_report_ready", {"citations": c})
-        case ev.ReportReady(citations=c, quality=q):
-            return Narration("report_ready", {"citations": c, "quality": q})
+        case ev.ReportReady(citations=c):
+            return Narration("report_ready", {"citations": c})
         case ev.EstimateReady(seconds=s, llm_calls=n, prompt_tps=p, answer_tps=a, excerpts=read, excerpts_allowed=allowed):
             key = "estimate_ready_budget" if read < allowed else "estimate_ready"
             return Narration(key, {"duration": s, "calls": n, "read_tps": round(p), "write_tps": round(a),

@@ -2,7 +2,8 @@
 
 Each round: search queries → retrieval, de-duplicated against the whole run → an analysis of the
 excerpts (concepts, entities, scope, gaps, coverage) → 2–3 questions in the user's language. The run
-then waits for the answer. Clarification ends on the user's /end (the last answer still counts), at
+then waits for the answer. In --auto nobody answers: one round of queries and retrieval, no analysis (the
+plan's outline reads the excerpts). Clarification ends on the user's /end (the last answer still counts), at
 the last round, when the token budget is spent; convergence only suggests ending. Finalising fixes
 the research queries, the immutable query anchor and a summary for every later phase.
 """
@@ -20,11 +21,11 @@ from desktop.engine.step import StepContext
 from desktop.kb.language import detect_language
 
 
-def documents_language(ctx: StepContext, default: str) -> str:
+async def documents_language(ctx: StepContext, default: str) -> str:
     """The language most of the knowledge base is written in (by pages): queries are written in it, so
     an English question over German statutes also reaches the German lexical index."""
     pages: dict[str, int] = {}
-    for d in ctx.documents().values():
+    for d in (await ctx.documents()).values():
         pages[d.language] = pages.get(d.language, 0) + d.pages
     return max(pages, key=pages.__getitem__) if pages else default
 
@@ -32,7 +33,7 @@ def documents_language(ctx: StepContext, default: str) -> str:
 async def start(ctx: StepContext) -> str:
     state = ctx.state
     state.language = detect_language(state.question, default=state.language, evidence=1)
-    state.doc_language = documents_language(ctx, state.language)
+    state.doc_language = await documents_language(ctx, state.language)
     state.clarification.rounds = [ClarifyRound(index=1)]
     ctx.emit(ev.PhaseStarted(phase="clarify"))
     return "clarify.queries"
@@ -103,6 +104,10 @@ async def retrieve(ctx: StepContext) -> str:
     if rnd.index == 1 and new:  # budgets in the model's own tokens: its tokenizer on the text it will read
         await ctx.llm.calibrate("\n".join(cl.chunks[c].text for c in new[:6]))
     ctx.emit(ev.ChunksRetrieved(round=rnd.index, new=len(new), duplicates=duplicates, chunk_ids=new))
+    if ctx.state.auto:
+        # nobody answers questions or reads an analysis: the plan's outline reads these excerpts once, and
+        # the minutes go to reading the evidence (an analysis read them again: about a minute on a CPU)
+        return end(ctx, "auto")
     return "clarify.analyze"
 
 
@@ -139,7 +144,7 @@ async def analyze(ctx: StepContext) -> str:
         and len(gaps) <= s.converge_max_gaps
     )
     ctx.emit(ev.CoverageUpdated(round=rnd.index, coverage=coverage, gaps=gaps))
-    if state.auto:  # nobody would answer questions: go on to the plan with what is known
+    if state.auto:  # a run of an older version that analysed in --auto: nobody would answer questions
         return end(ctx, "auto")
     return "clarify.questions"
 

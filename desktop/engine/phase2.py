@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from desktop.engine import events as ev
 from desktop.engine import prompts as P
-from desktop.engine.checks import language_check, subject_overlap
+from pydantic import BaseModel
+
+from desktop.engine.checks import all_of, distinct, is_search, language_check, same_text, search_check, subject_overlap
 from desktop.engine.context import budgeted_excerpts, bullet_list, excerpt_budget
 from desktop.engine.estimate import research_estimate
+from desktop.engine.evidence import Aim, cut_text
 from desktop.engine.prompts import Prompt
-from desktop.engine.schemas import PlanProposal
+from desktop.engine.schemas import PlanItem, PlanProposal, plan_outline
 from desktop.engine.state import Pending, Plan, RetrievedChunk, Todo
 from desktop.engine.step import StepContext
 
@@ -24,9 +27,11 @@ def _check(language: str):  # noqa: ANN202
     return language_check(language, lambda v: [i.task for i in v.items])  # type: ignore[attr-defined]
 
 
-async def _excerpts(ctx: StepContext, prompt: Prompt, **values: object) -> tuple[str, list[str]]:
+async def _excerpts(ctx: StepContext, prompt: Prompt, schema: type[BaseModel], *, compact: bool = False,
+                    **values: object) -> tuple[str, list[str]]:
     """What the clarification found plus a fresh search for the research queries, most relevant first,
-    within the plan's budget. Returns the excerpt block and the texts shown."""
+    within the plan's budget; ``compact``: each cut to its best sentences for the question (evidence.py),
+    so that many more fit. Returns the excerpt block and the texts shown."""
     state, cl = ctx.state, ctx.state.clarification
     pool = dict(cl.chunks)
     queries = cl.research_queries or [state.question]
@@ -36,7 +41,10 @@ async def _excerpts(ctx: StepContext, prompt: Prompt, **values: object) -> tuple
                 chunk_id=hit.chunk_id, doc_id=hit.doc_id, doc=hit.doc, page=hit.page, section=hit.section,
                 text=hit.text, query=query, round=0, rank=rank))
     order = await ctx.rank(" ".join([state.question, cl.summary or ""] + queries), list(pool))
-    budget = await excerpt_budget(ctx, prompt, PlanProposal, ctx.settings.plan_context_tokens, excerpts="", **values)
+    if compact:
+        aim = Aim.of(state.question, state.question, queries)
+        pool = {c: r.model_copy(update={"text": cut_text(r.text, aim, state.doc_language)}) for c, r in pool.items()}
+    budget = await excerpt_budget(ctx, prompt, schema, ctx.settings.plan_context_tokens, excerpts="", **values)
     text, shown = budgeted_excerpts([pool[c] for c in order], budget, ctx.llm.count_tokens)
     return text, [pool[c].text for c in shown]
 
@@ -58,15 +66,35 @@ def _no_plan() -> PlanProposal:
     return PlanProposal(answerable=True, reason="", items=[])
 
 
+def merged(question: str, items: list[PlanItem]) -> list[PlanItem]:
+    """The proposed to-dos without near-identical repeats (seen: a 1.5B model's plan with tasks 1, 2 and 3 of
+    the same title, text and queries, each researched and shown three times) and without a restatement of
+    the question, which is task 0 already; a repeat's queries join the first of its kind."""
+    kept: list[PlanItem] = []
+    for item in items:
+        task = " ".join(item.task.split())
+        if not task or same_text(task, question):
+            continue
+        first = next((k for k in kept if same_text(k.task, task)), None)
+        if first is None:
+            kept.append(item.model_copy(update={"task": task}))
+        else:
+            first.subtasks = distinct([*first.subtasks, *item.subtasks])
+    return kept
+
+
 def _adopt(ctx: StepContext, proposal: PlanProposal, revision: int, shown: list[str]) -> str:
     state = ctx.state
     task0 = Todo(id=0, task=state.question, context=state.clarification.summary or "")
     keep = min(ctx.settings.plan_max_initial, ctx.settings.plan_max_items - 1)  # what the prompt asked for
-    if len(proposal.items) > keep:
-        ctx.warn("warn_plan_trimmed", proposed=len(proposal.items), kept=keep)
+    distinct_items = merged(state.question, proposal.items)
+    if len(distinct_items) < len(proposal.items):
+        ctx.warn("warn_plan_merged", proposed=len(proposal.items), kept=len(distinct_items))
+    if len(distinct_items) > keep:
+        ctx.warn("warn_plan_trimmed", proposed=len(distinct_items), kept=keep)
     items = [task0] + [
         Todo(id=i, task=item.task.strip(), context=item.context.strip(), subtasks=[s.strip() for s in item.subtasks if s.strip()])
-        for i, item in enumerate(proposal.items[:keep], start=1)
+        for i, item in enumerate(distinct_items[:keep], start=1)
     ]
     answerable = proposal.answerable
     if not answerable and (hit := subject_overlap(state.question, shown)) is not None:
@@ -88,10 +116,28 @@ async def propose(ctx: StepContext) -> str:
     if ctx.state.phase != "plan":
         ctx.state.phase = "plan"
         ctx.emit(ev.PhaseStarted(phase="plan"))
+    if ctx.state.auto:
+        return await _outline(ctx)
     values = _values(ctx)
-    excerpts, shown = await _excerpts(ctx, P.PLAN, **values)
+    excerpts, shown = await _excerpts(ctx, P.PLAN, PlanProposal, **values)
     proposal = await ctx.ask_or(_no_plan, P.PLAN, PlanProposal, _check(ctx.state.language),
                                 lenient=True, excerpts=excerpts, **values)
+    return _adopt(ctx, proposal, 1, shown)
+
+
+async def _outline(ctx: StepContext) -> str:
+    """--auto: a plan of titles and search queries, from excerpts cut to their best sentences — nobody reads
+    it before it runs, so the model writes no prose and reads no whole chunks here."""
+    state, s = ctx.state, ctx.settings
+    values = {"question": state.question, "doc_language": state.doc_language, "p_min": s.plan_min_items,
+              "p_max": s.plan_max_initial}
+    schema = plan_outline(s.plan_max_initial)
+    excerpts, shown = await _excerpts(ctx, P.PLAN_OUTLINE, schema, compact=True, **values)
+    check = all_of(_check(state.language), search_check(lambda v: [q for i in v.items for q in i.subtasks]))  # type: ignore[attr-defined]
+    outline = await ctx.ask_or(lambda: schema(answerable=True, items=[]), P.PLAN_OUTLINE, schema, check,
+                               lenient=True, excerpts=excerpts, **values)
+    proposal = PlanProposal(answerable=outline.answerable, items=[
+        PlanItem(task=i.task, subtasks=[q for q in i.subtasks if is_search(q)]) for i in outline.items])
     return _adopt(ctx, proposal, 1, shown)
 
 
@@ -100,7 +146,7 @@ async def replan(ctx: StepContext) -> str:
     assert plan is not None and plan.feedback
     current = "\n".join(f"{t.id}. {t.task}" + (f" — {t.context}" if t.context else "") for t in plan.items)
     values = {**_values(ctx), "plan": current, "feedback": plan.feedback}
-    excerpts, shown = await _excerpts(ctx, P.REPLAN, **values)
+    excerpts, shown = await _excerpts(ctx, P.REPLAN, PlanProposal, **values)
     proposal = await ctx.ask_or(_no_plan, P.REPLAN, PlanProposal, _check(ctx.state.language),
                                 lenient=True, excerpts=excerpts, **values)
     return _adopt(ctx, proposal, plan.revision + 1, shown)

@@ -12,12 +12,12 @@ from desktop.engine import events as ev
 from desktop.engine import prompts as P
 from desktop.engine.checks import language_check
 from desktop.engine.estimate import allowances, cost_model, research_estimate
+from desktop.engine.evidence import Aim, Gatherer, Limits
 from desktop.engine.extraction import read_batch
 from desktop.engine.research_state import Finding, TaskRun, TaskSummary, WorkItem
 from desktop.engine.schemas import TaskSummaryAnswer
 from desktop.engine.state import Todo
 from desktop.engine.step import StepContext
-from desktop.kb.search import rrf
 from desktop.llm.types import BadOutput, PromptTooLong
 
 SUMMARY_MIN_FINDINGS = 3  # fewer findings are their own summary
@@ -49,6 +49,8 @@ async def start(ctx: StepContext) -> str:
 
 
 async def next_task(ctx: StepContext) -> str:
+    """Start the next pending task: gather its evidence (evidence.py: search, the best sentences of each
+    chunk, references followed) in a worker thread, and queue it for reading."""
     research = ctx.state.later.research
     pending = [t for t in research.tasks if t.status == "pending"]
     if not pending:
@@ -56,18 +58,32 @@ async def next_task(ctx: StepContext) -> str:
         return "drift.filter"
     run = pending[0]
     todo = _todo(ctx, run.task_id)
-    queries = [todo.task] + todo.subtasks
-    if todo.id == 0:
-        queries += ctx.state.clarification.research_queries
-    results = await ctx.search(list(dict.fromkeys(queries)), ctx.settings.extract_k_per_query)
-    visited = set(research.visited)
-    scores = rrf([[h.chunk_id for h in hits] for hits in results], ctx.settings.rrf_k)
-    ranked = [c for c in sorted(scores, key=scores.__getitem__, reverse=True) if c not in visited]
-    run.queue = [WorkItem(chunk_id=c) for c in ranked[: _room(ctx, run)]]
+    queries = list(dict.fromkeys([todo.task, *todo.subtasks,
+                                  *(ctx.state.clarification.research_queries if todo.id == 0 else [])]))
+    s = ctx.settings
+    aim = Aim.of(ctx.state.question, todo.task, queries[1:])
+    limits = Limits(room=_room(ctx, run), per_query=s.extract_k_per_query, depth=s.reference_depth,
+                    per_doc=s.reference_max_per_doc, fusion_k=s.rrf_k)
+    seen = research.gathered + [WorkItem(chunk_id=c) for c in research.visited]
+    names = {d.doc_id: d.file_name for d in (await ctx.documents()).values()}
+    gatherer = await ctx.in_thread(Gatherer, ctx.kb, aim, limits, seen, run.followed_units, names)
+    found = await ctx.in_thread(gatherer.gather, queries)
+    run.queue = found.items
+    research.gathered += [item.model_copy(update={"task_id": run.task_id}) for item in found.items]
+    for f in found.followed:
+        run.followed += 1
+        run.followed_units.append(f.unit)
+        run.doc_follows[f.doc_id] = run.doc_follows.get(f.doc_id, 0) + 1
+        ctx.emit(ev.ReferenceFollowed(task_id=run.task_id, origin=f.item.origin or "", reference=f.reference,
+                                      doc=f.doc, page=f.page, section=f.section, depth=f.item.depth))
+    for doc_id in (d for d in found.capped if d not in run.capped_docs):  # said once per task and document
+        run.capped_docs.append(doc_id)
+        ctx.warn("warn_reference_cap", doc=names.get(doc_id, doc_id), times=s.reference_max_per_doc, task_id=run.task_id)
     run.status = "running"
     research.current = run.task_id
     _plan_status(ctx, run.task_id, "running")
-    ctx.emit(ev.TaskStarted(task_id=run.task_id, task=todo.task, chunks=len(run.queue)))
+    ctx.emit(ev.TaskStarted(task_id=run.task_id, task=todo.task, chunks=len(run.queue), found=found.candidates,
+                            followed=len(found.followed)))
     return "research.extract"
 
 
@@ -113,7 +129,6 @@ async def extract_batch(ctx: StepContext) -> str:
     batches = [taken[i:i + s.extract_batch] for i in range(0, len(taken), s.extract_batch)]
     for item in taken:
         research.visited.append(item.chunk_id)
-    tokens_before = ctx.state.usage.total_tokens
     origins = {f.id: _where(f) for f in research.findings}
 
     def new_id() -> str:
@@ -130,57 +145,12 @@ async def extract_batch(ctx: StepContext) -> str:
     found = await asyncio.gather(*(read(b) for b in batches))
     run.extracted += len(taken)
     _stop_when_nothing_helps(ctx, run, taken, [f for batch in found for f in batch])
-    if any(item.depth for item in taken):
-        run.reference_tokens += ctx.state.usage.total_tokens - tokens_before
     for finding in (f for batch in found for f in batch):
         research.findings.append(finding)
         ctx.emit(ev.FindingAdded(task_id=run.task_id, finding_id=finding.id, tier=finding.tier, doc=finding.doc,
                                  page=finding.page, relevance=finding.relevance,
                                  quotes=len(finding.quotes), verified=len(finding.verified_quotes)))
-        await _follow(ctx, run, finding)
     return "research.extract" if run.queue else "research.summarize"
-
-
-async def _follow(ctx: StepContext, run: TaskRun, finding: Finding) -> None:
-    """Queue the chunks that the finding's references point to, within depth, budget and per-document
-    limits. The references followed are those the model named and those in the sentences it quoted (not
-    every reference of the chunk: a statute section cites a dozen others); each unit is followed once
-    per task, and never back into the finding's own unit (its neighbours can be asked for instead)."""
-    s, research = ctx.settings, ctx.state.later.research
-    if finding.depth >= s.reference_depth or run.reference_tokens >= s.reference_budget_tokens:
-        return
-    text = "\n".join([q.display or q.proposed for q in finding.verified_quotes] + finding.references)
-    if not text.strip():
-        return
-    resolved = await ctx.in_thread(ctx.kb.references, text, finding.doc_id)
-    queued = {w.chunk_id for w in run.queue} | set(research.visited)
-    for ref in resolved:
-        for target in ref.targets:
-            if not target.chunk_ids or target.doc_id is None:
-                continue
-            if run.allowance is not None and _room(ctx, run) == 0:
-                return  # the time budget is spent on this task
-            unit = f"{target.doc_id}|{target.section}"
-            if unit in run.followed_units or (target.doc_id, target.section) == (finding.doc_id, finding.section):
-                continue
-            if run.doc_follows.get(target.doc_id, 0) >= s.reference_max_per_doc:
-                if target.doc_id not in run.capped_docs:  # said once per task and document
-                    run.capped_docs.append(target.doc_id)
-                    ctx.warn("warn_reference_cap", doc=target.doc, times=s.reference_max_per_doc, task_id=run.task_id)
-                continue
-            best = await ctx.rank(f"{_todo(ctx, run.task_id).task} {finding.info}", target.chunk_ids)
-            chunk_id = next((c for c in best if c not in queued), None)
-            if chunk_id is None:
-                continue
-            queued.add(chunk_id)
-            run.followed_units.append(unit)
-            run.doc_follows[target.doc_id] = run.doc_follows.get(target.doc_id, 0) + 1
-            run.followed += 1
-            run.queue.append(WorkItem(chunk_id=chunk_id, depth=finding.depth + 1, referenced_from=finding.id,
-                                      via=ref.reference.text))
-            ctx.emit(ev.ReferenceFollowed(task_id=run.task_id, finding_id=finding.id, reference=ref.reference.text,
-                                          doc=target.doc or "", page=target.page or 0, section=target.section,
-                                          depth=finding.depth + 1))
 
 
 def _findings_text(findings: list[Finding]) -> str:

@@ -1,6 +1,13 @@
 """Phase 3.5 — the drift filter (DESIGN §5): every finding scored against the query anchor; kept when
 its score reaches the threshold of its tier (0.5 / 0.4 / 0.3); a minimum of primary findings is kept
-anyway; a warning when more than 30 % is filtered; every verdict keeps its reason."""
+anyway; a warning when more than 30 % is filtered; every verdict keeps its reason.
+
+The model judges the document's own words first: each finding is shown with its verified quote before
+the model's one-line reading of it (seen: a 1.5B model's wrong reading of the page that answered the
+question, judged "does not directly answer the research question", dropped the only finding). And the
+engine overrules it where the quote itself holds what the question asks for (``focus.answers``): such a
+finding is never dropped, and the filter never leaves a run with nothing when it found something. Its
+reasons are in the report's language: one the model wrote in another language gives way to the score."""
 
 from __future__ import annotations
 
@@ -8,21 +15,24 @@ import asyncio
 
 from desktop.engine import events as ev
 from desktop.engine import prompts as P
+from desktop.engine.focus import answers
 from desktop.engine.narrate import said
 from desktop.engine.research_state import DriftVerdict, Finding
+from desktop.kb.language import detect_language
 from desktop.engine.schemas import DriftReason, DriftScores, drift_scores
 from desktop.engine.step import StepContext
 
 _BATCH = 12
 NOT_SCORED = "not scored: the model gave no usable answer"
 KEPT_FOR_MINIMUM = "kept although below the threshold: too few primary findings would remain"
+KEPT_ANSWERS = "kept although below the threshold: its verified quote holds what the question asks for"
 
 
 def _lines(findings: list[Finding]) -> str:
     out = []
     for f in findings:
-        quote = next((q.display for q in f.verified_quotes), None)
-        out.append(f"[{f.id}] ({f.doc}, p. {f.page}) {f.info}" + (f' — "{" ".join(quote.split())}"' if quote else ""))
+        quotes = " ".join(f'"{" ".join((q.display or "").split())}"' for q in f.verified_quotes)
+        out.append(f"[{f.id}] ({f.doc}, p. {f.page}) " + (f"quote: {quotes} — reading: {f.info}" if quotes else f.info))
     return "\n".join(out)
 
 
@@ -30,6 +40,17 @@ def _unscored(batch: list[Finding]) -> DriftScores:
     """Unscored findings keep their own relevance as the score: a failed check filters nothing."""
     return DriftScores.model_construct(scores=[round(3 * f.relevance) for f in batch],  # every reason, uncut
                                        reasons=[DriftReason(id=f.id, reason=NOT_SCORED) for f in batch])
+
+
+def _reason(text: str | None, value: int, language: str) -> tuple[str, str]:
+    """A verdict's reason and its label key: the model's words when they are in the run's language, else
+    the score; the engine's own reasons by key (the report words them in its language)."""
+    if text == NOT_SCORED:
+        return NOT_SCORED, "drift_not_scored"
+    # a reason is a few words: one function word of the other language tells it (as for a question)
+    if text and detect_language(text, default=language, evidence=1) == language:
+        return text, ""
+    return f"{value}/3", ""
 
 
 async def filter_drift(ctx: StepContext) -> str:
@@ -50,14 +71,21 @@ async def filter_drift(ctx: StepContext) -> str:
 
     batches = [findings[i : i + _BATCH] for i in range(0, len(findings), _BATCH)]
     thresholds = ctx.settings.drift_thresholds
+    # the question itself; over documents in another language its words cannot stand in a quote, and the
+    # research queries (written in the documents' language) say what it asks for
+    aims = [state.question] if state.language == state.doc_language else state.clarification.research_queries
     for batch, answer in zip(batches, await asyncio.gather(*(score(b) for b in batches))):  # independent calls
         reasons = {r.id.strip().upper(): " ".join(r.reason.split()) for r in answer.reasons}
         for f, value in zip(batch, answer.scores, strict=True):
             score = value / 3
             # the schema allows a few reasons (DRIFT_REASONS); a finding left without one shows its score
-            f.drift = DriftVerdict(score=round(score, 3), reason=reasons.get(f.id) or f"{value}/3",
+            reason, key = _reason(reasons.get(f.id), value, state.language)
+            f.drift = DriftVerdict(score=round(score, 3), reason=reason, reason_key=key,
                                    kept=score >= thresholds[f.tier - 1])
+            if not f.drift.kept and _answers(f, aims, state.language):
+                f.drift = f.drift.model_copy(update={"kept": True, "note": KEPT_ANSWERS})
     _keep_minimum_primary(findings, ctx.settings.drift_min_primary)
+    _keep_something(findings, max(1, ctx.settings.drift_min_primary))
     filtered = [f for f in findings if f.drift and not f.drift.kept]
     share = len(filtered) / len(findings) if findings else 0.0
     warning = None
@@ -69,6 +97,22 @@ async def filter_drift(ctx: StepContext) -> str:
     ctx.emit(ev.DriftFiltered(kept=len(findings) - len(filtered), filtered=len(filtered), warning=warning,
                               items=[{"id": f.id, "score": f.drift.score, "reason": f.drift.reason} for f in filtered if f.drift]))
     return "synthesis.write"
+
+
+def _answers(f: Finding, aims: list[str], language: str) -> bool:
+    """A verified quote of the finding holds what the question (or a research query) asks for."""
+    return any(answers(aim, q.display or "", language) for q in f.verified_quotes for aim in aims)
+
+
+def _keep_something(findings: list[Finding], minimum: int) -> None:
+    """A run that found something does not end with nothing: when every finding would be dropped, the
+    best-scored ones stay (their verdicts say why)."""
+    if not findings or any(f.drift and f.drift.kept for f in findings):
+        return
+    best = sorted(findings, key=lambda f: (-(f.drift.score if f.drift else 0), f.tier, -f.relevance))
+    for f in best[:minimum]:
+        if f.drift is not None:
+            f.drift = f.drift.model_copy(update={"kept": True, "note": KEPT_FOR_MINIMUM})
 
 
 def _keep_minimum_primary(findings: list[Finding], minimum: int) -> None:

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from desktop.engine import events as ev
 from desktop.engine.narrate import ENGLISH
-from desktop.engine.phase4 import MARKER, kept_findings, verified_share
+from desktop.engine.findings import MARKER, kept_findings
+from desktop.engine.quality import verified_share
 from desktop.engine.research_state import Finding, QuoteRecord
 from desktop.engine.state import RunState, now
 from desktop.engine.step import StepContext
-from desktop.report.labels import LABELS, QUOTE_MARKS
+from desktop.report.labels import LABELS, QUOTE_MARKS, percent
 from desktop.report.model import (
     Citation,
     Findings,
@@ -53,7 +54,15 @@ def _citation(n: int, f: Finding, paths: dict[str, str]) -> Citation:
     )
 
 
-def _report_finding(f: Finding, cited_as: dict[str, int], origins: dict[str, str], paths: dict[str, str]) -> ReportFinding:
+def _filter_reason(f: Finding, lab: dict[str, str]) -> str | None:
+    """Why the drift filter dropped a finding, in the report's language (the engine's reasons by label)."""
+    if f.drift is None or f.drift.kept:
+        return None
+    return lab[f.drift.reason_key] if f.drift.reason_key else f.drift.reason
+
+
+def _report_finding(f: Finding, cited_as: dict[str, int], origins: dict[str, str], paths: dict[str, str],
+                    lab: dict[str, str]) -> ReportFinding:
     return ReportFinding(
         tier=f.tier, task_id=f.task_id, text=f.info, doc=f.doc, doc_id=f.doc_id, path=paths.get(f.doc_id, ""),
         page=f.page, section=f.section,
@@ -61,8 +70,8 @@ def _report_finding(f: Finding, cited_as: dict[str, int], origins: dict[str, str
         quotes=[QuoteView(text=q.display or "", verified=True, match=q.match, page=q.page, rects=q.rects,
                           table_header=q.table_header) for q in f.verified_quotes],
         paraphrases=[q.proposed for q in f.quotes if not q.verified],
-        referenced_from=origins.get(f.referenced_from or ""), drift_score=f.drift.score if f.drift else None,
-        filtered=bool(f.drift and not f.drift.kept), filter_reason=(f.drift.reason if f.drift and not f.drift.kept else None),
+        referenced_from=f.origin or origins.get(f.referenced_from or ""), drift_score=f.drift.score if f.drift else None,
+        filtered=bool(f.drift and not f.drift.kept), filter_reason=_filter_reason(f, lab),
     )
 
 
@@ -73,7 +82,8 @@ def _meta(ctx: StepContext, state: RunState) -> RunMeta:
         embedder=ctx.kb.embedder_spec, settings=state.settings.model_dump(mode="json"),
         timings=[PhaseTiming(phase=p, seconds=round(s, 2)) for p, s in state.later.timings.items()],
         llm_calls=state.usage.calls, prompt_tokens=state.usage.prompt_tokens,
-        completion_tokens=state.usage.completion_tokens, started_at=state.created_at, finished_at=now(),
+        completion_tokens=state.usage.completion_tokens, cached_tokens=state.usage.cached_tokens,
+        started_at=state.created_at, finished_at=now(),
     )
 
 
@@ -114,6 +124,15 @@ def _evidence(ctx: StepContext) -> tuple[str, list[str], Quality]:
     return "\n".join(lines), sources, quality
 
 
+def _drift_warning(warned: str | None, findings: list[Finding], lab: dict[str, str]) -> str | None:
+    """The drift filter's warning in the report's language (the run's own is English, for the terminal)."""
+    if not warned:
+        return None
+    filtered = sum(1 for f in findings if f.drift and not f.drift.kept)
+    return lab["drift_warning"].format(filtered=filtered, total=len(findings),
+                                       share=percent(filtered / len(findings) if findings else 0.0))
+
+
 async def build(ctx: StepContext) -> str:
     state = ctx.state
     state.phase = "report"
@@ -126,17 +145,18 @@ async def build(ctx: StepContext) -> str:
         syn.answer, syn.sources, syn.quality = _evidence(ctx)
     answer, cited_ids = renumber(syn.answer, syn.sources)
     cited_as = {fid: n for n, fid in enumerate(cited_ids, start=1)}
-    paths = {doc_id: d.path for doc_id, d in ctx.documents().items()}
+    paths = {doc_id: d.path for doc_id, d in (await ctx.documents()).items()}
     origins = {f.id: f"{f.doc}, p. {f.page}" + (f", {f.section}" if f.section else "") for f in findings}
     tiers: dict[str, list[ReportFinding]] = {"primary": [], "secondary": [], "tertiary": []}
     filtered = []
+    lab = LABELS["de" if state.language == "de" else "en"]
     for f in findings:
-        view = _report_finding(f, cited_as, origins, paths)
+        view = _report_finding(f, cited_as, origins, paths, lab)
         (filtered if view.filtered else tiers[_TIERS[f.tier]]).append(view)
     state.later.report = Report(
         question=state.question, language=state.language, title=state.question, kind=kind, answer=answer,
         citations=[_citation(n, by_id[fid], paths) for n, fid in enumerate(cited_ids, start=1)],
-        findings=Findings(**tiers), filtered=filtered, drift_warning=syn.drift_warning,
+        findings=Findings(**tiers), filtered=filtered, drift_warning=_drift_warning(syn.drift_warning, findings, lab),
         quality=syn.quality or Quality(grounding=0, completeness=0, structure=0, citations=0, total=0,
                                        cited_sentence_share=0, verified_quote_share=0, assessed=False),
         scope=state.anchor.scope if state.anchor else "", tasks=_tasks(state), run=_meta(ctx, state),

@@ -187,6 +187,26 @@ PLAN = Prompt(
     max_tokens=700,
 )
 
+# --auto: nobody reads the plan before it runs, so it is titles and queries only — the minutes go to reading
+PLAN_OUTLINE = Prompt(
+    "plan.propose",
+    system=(
+        "Plan the research as a short to-do list. Each to-do names one thing the answer needs besides the main "
+        "fact (a condition, an exception, a deadline, who is responsible or competent, a definition, a related "
+        "rule): task is a title of at most ten words in {language}; subtasks are 1 or 2 search queries of 3 to 8 "
+        "words in {doc_language}, worded as the documents would word it. No explanations. Do not repeat the "
+        "research question: it is already task 0. answerable is false only when no excerpt concerns the subject "
+        "of the question at all."
+    ),
+    example="Example (the form; your to-dos are about your question): {outline_example}",
+    user=(
+        "Research question: {question}\n\n"
+        "Excerpts from the knowledge base, most relevant first:\n{excerpts}\n\n"
+        "Write {p_min} to {p_max} to-dos. Answer as JSON: titles in {language}, queries in {doc_language}."
+    ),
+    max_tokens=300,
+)
+
 REPLAN = Prompt(
     "plan.replan",
     system=PLAN.system,
@@ -222,6 +242,9 @@ EXAMPLES = {
         "plan_example": json.dumps({
             "task": "Ausnahmen von der Regel und ihre Voraussetzungen prüfen", "context": "Die Antwort muss sagen, "
             "wann die Regel nicht gilt.", "subtasks": ["Ausnahme Voraussetzungen"]}, ensure_ascii=False),
+        "outline_example": json.dumps({"answerable": True, "items": [
+            {"task": "Ausnahmen und ihre Voraussetzungen", "subtasks": ["Ausnahme zulassen Voraussetzungen"]}]},
+            ensure_ascii=False),
         "example_info": "Prüfaufzeichnungen sind zehn Jahre nach der Prüfung aufzubewahren.",
     },
     "en": {
@@ -231,6 +254,8 @@ EXAMPLES = {
         "plan_example": json.dumps({
             "task": "Check the exceptions to the rule and their conditions", "context": "The answer must say when "
             "the rule does not apply.", "subtasks": ["exception conditions"]}),
+        "outline_example": json.dumps({"answerable": True, "items": [
+            {"task": "Exceptions and their conditions", "subtasks": ["exception permitted conditions"]}]}),
         "example_info": "Inspection records must be kept for ten years after the inspection.",
     },
 }
@@ -245,32 +270,32 @@ def examples(language: str) -> dict[str, str]:
 EXTRACT = Prompt(
     "research.extract",
     system=(
-        "Read the excerpts closely for one research task. Each excerpt has a label (S1, S2, ...) and numbered "
-        "sentences ([1], [2], ...). For every excerpt that helps with the task or the research question, give:\n"
+        "Read the evidence for one research task. Each excerpt has a label (S1, S2, ...), its document, page and "
+        "section, and numbered sentences ([1], [2], ...) that the search picked from the document; (…) marks text "
+        "left out. For every excerpt that helps with the task or the research question, give:\n"
         "- excerpt: its label.\n"
         "- relevance: 3 = it answers the task directly; 2 = it gives a fact the answer needs (a condition, an "
-        "exception, a definition, a number, a deadline); 1 = background only.\n"
-        "- info: what the excerpt says that helps, in {language}, in one sentence, with numbers, units, "
+        "exception, a definition, a number, a deadline, who is responsible); 1 = background only.\n"
+        "- info: what the excerpt says that helps, in {language}, in one short sentence, with numbers, units, "
         "deadlines and conditions exactly as the excerpt gives them. Only what the excerpt itself says.\n"
         "- quote: the numbers of the sentences of that excerpt that state it (at most 3).\n"
-        "- references: provisions or documents the excerpt points to for this (for example '§ 5 Absatz 2', "
-        "'Anlage 4', 'Richtlinie 2013/59/Euratom'), exactly as written.\n"
         "Leave out excerpts that do not help; an empty readings list is a valid answer.\n"
-        "requests: usually empty. Only when an excerpt breaks off or refers to text you must read to understand "
-        "it, ask (at most {max_requests}): neighbours (source: its label) for the text around it; pages (doc, "
-        "page_from, page_to); keyword (doc, query: exact words); semantic (query; optionally doc, tag, "
-        "page_from, page_to as filters).\n"
+        "requests: more text to read, usually none. When an excerpt breaks off, shows only part of its passage "
+        "((…)) or refers to text you must read, and that text may hold what the task needs, ask (at most "
+        "{max_requests}): neighbours (source: its label) for the whole passage and the text around it; pages (doc, "
+        "page_from, page_to); keyword (doc, query: exact words); semantic (query; optionally doc, tag, page_from, "
+        "page_to as filters).\n"
         "Documents you may name in requests: {registry}"
     ),
     example=_example(
         "Example. Task: How long must inspection records be kept?",
-        "Excerpt S1 (Example Act.pdf, p. 4, § 9):",
+        "Excerpt S1 (Example Act.pdf, p. 4, § 9 Records):",
         "[1] (1) The operator keeps a record of every inspection.",
         "[2] The records are kept for ten years after the inspection; § 12 applies accordingly.",
-        "Excerpt S2 (Example Act.pdf, p. 7, § 20):",
+        "Excerpt S2 (Example Act.pdf, p. 7, § 20 Entry into force):",
         "[1] This Act enters into force on 1 January 2020.",
-        "Answer: " + json.dumps({"readings": [{"excerpt": "S1", "relevance": 3, "info": "{example_info}", "quote": [2],
-                                               "references": ["§ 12"]}], "requests": []}, ensure_ascii=False),
+        "Answer: " + json.dumps({"readings": [{"excerpt": "S1", "relevance": 3, "info": "{example_info}", "quote": [2]}],
+                                 "requests": []}, ensure_ascii=False),
     ),
     user=(
         "Research question: {question}\n"
@@ -278,15 +303,17 @@ EXTRACT = Prompt(
         "Avoid: {avoid}\n"
         "Task: {task}\n{task_context}\n"
         "{excerpts}\n\n"
-        "Answer as JSON, its texts in {language}."
+        "{requests_note}Answer as JSON, its texts in {language}."
     ),
-    max_tokens=160,  # per excerpt of the batch
+    max_tokens=90,  # per excerpt of the batch: a reading is one short sentence and its sentence numbers
 )
 
 EXTRACT_MORE = (
     "Requested text:\n{served}\n\n{notes}"
-    "Give your readings again for all excerpts (the same JSON), now using these excerpts too. {last_turn}"
+    "Give readings (the same JSON) for these new excerpts, and again for an earlier excerpt only when its reading "
+    "changes with them. {last_turn}"
 )
+NO_TIME_FOR_REQUESTS = "No time is left for more text: leave requests empty.\n"
 EXTRACT_LAST_TURN = "This is the last turn: further requests will not be served."
 REFERENCE_NOTE = "reached by following '{via}' from {origin}; it may not help the task at all"
 

@@ -15,12 +15,17 @@ class _Model(BaseModel):
 
 
 class WorkItem(_Model):
-    """A chunk to read closely for a task: found by search, or reached by following a reference."""
+    """Evidence to read for a task: sentences of a chunk the engine picked (evidence.py), found by search or
+    reached by following a reference."""
 
     chunk_id: str
+    units: list[int] = Field(default_factory=list, description="the chunk's sentence numbers shown; empty: all of it")
+    score: float = Field(0.0, description="its search score (fused ranks) when found by search")
     depth: int = 0
-    referenced_from: str | None = Field(None, description="the id of the finding whose reference led here")
+    referenced_from: str | None = Field(None, description="the chunk (older runs: the finding) whose reference led here")
     via: str | None = Field(None, description="the reference as written, e.g. '§ 3 Absatz 1 des Atomgesetzes'")
+    origin: str | None = Field(None, description="where that reference stands: 'StrlSchV.pdf, p. 8, § 12'")
+    task_id: int | None = Field(None, description="the task it was gathered for (in Research.gathered)")
 
 
 class QuoteRecord(_Model):
@@ -39,6 +44,7 @@ class QuoteRecord(_Model):
 class DriftVerdict(_Model):
     score: float = Field(ge=0, le=1)
     reason: str = ""
+    reason_key: str = Field("", description="an engine's reason by its report label (the report words it)")
     kept: bool = True
     note: str | None = Field(None, description="why a finding below its threshold was kept anyway")
 
@@ -59,6 +65,7 @@ class Finding(_Model):
     references: list[str] = Field(default_factory=list, description="references the extraction named")
     referenced_from: str | None = None
     via: str | None = None
+    origin: str | None = Field(None, description="where the reference that led here stands")
     turns: int = 1
     served_requests: int = 0
     drift: DriftVerdict | None = None
@@ -81,7 +88,7 @@ class TaskRun(_Model):
     queue: list[WorkItem] = Field(default_factory=list)
     extracted: int = 0
     followed: int = 0
-    reference_tokens: int = 0
+    reference_tokens: int = Field(0, description="older runs: tokens spent reading followed references")
     doc_follows: dict[str, int] = Field(default_factory=dict)
     capped_docs: list[str] = Field(default_factory=list, description="documents no longer followed into (limit reached)")
     followed_units: list[str] = Field(default_factory=list, description="'doc_id|section' of the units followed into")
@@ -94,6 +101,7 @@ class Research(_Model):
     current: int | None = None
     findings: list[Finding] = Field(default_factory=list)
     visited: list[str] = Field(default_factory=list, description="chunk ids read closely in this run")
+    gathered: list[WorkItem] = Field(default_factory=list, description="the evidence the engine gathered, by task")
     issued: int = Field(0, description="finding ids handed out (F1, F2, …), also to reads that found nothing")
     skip_requested: list[int] = Field(default_factory=list)
 
@@ -108,6 +116,7 @@ class Synthesis(_Model):
     drift_warning: str | None = None
     started_at: str | None = None
     uncited: list[str] = Field(default_factory=list, description="statements left out because they named no valid source")
+    left_out: list[str] = Field(default_factory=list, description="statements that may not stand in an answer: 'why: text'")
     quotations: int = Field(0, description="quotations the written answer had")
     quotations_verified: int = Field(0, description="of those, the ones found in their sources")
     fallback: Literal["no_findings", "model_failed"] | None = Field(

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from contextlib import suppress
 
 from desktop.engine import events as ev
-from desktop.engine import phase1, phase2, phase3, phase4, phase5, phase35
+from desktop.engine import phase1, phase2, phase3, phase4, phase5, phase35, quality
 from desktop.engine.narrate import Value, said
 from desktop.engine.resources import KnowledgeBases
 from desktop.engine.state import RunState, now
@@ -42,7 +42,7 @@ STEPS: dict[str, StepFn] = {
     "research.summarize": phase3.summarize,
     "drift.filter": phase35.filter_drift,
     "synthesis.write": phase4.write,
-    "synthesis.quality": phase4.quality,
+    "synthesis.quality": quality.quality,
     "synthesis.revise": phase4.revise,
     "report.build": phase5.build,
 }

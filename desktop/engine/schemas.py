@@ -41,6 +41,7 @@ def _text(limit: int, description: str = "") -> object:
 
 
 SHORT_CHARS, LINE_CHARS = 160, 300  # the server's grammar stops a string there, mid-word if need be
+INFO_CHARS = 200  # a reading of an excerpt: one short sentence
 Short = Annotated[str, _text(SHORT_CHARS)]
 Line = Annotated[str, _text(LINE_CHARS)]
 
@@ -102,6 +103,24 @@ class PlanProposal(_Answer):
     items: list[PlanItem] = Field(default_factory=list, max_length=15)
 
 
+class OutlineItem(_Answer):
+    task: Annotated[str, _text(100)] = Field(min_length=3)
+    subtasks: list[Annotated[str, _text(80)]] = Field(default_factory=list, max_length=2)
+
+
+class PlanOutline(_Answer):
+    """A research plan of titles and search queries (--auto: nobody reads it before it runs)."""
+
+    answerable: bool
+    items: list[OutlineItem] = Field(default_factory=list, max_length=15)
+
+
+def plan_outline(n: int) -> type[PlanOutline]:
+    """The schema for at most ``n`` to-dos, which the server's grammar enforces."""
+    return create_model("PlanOutline", __base__=PlanOutline, __doc__=PlanOutline.__doc__,
+                        items=(list[OutlineItem], Field(default_factory=list, max_length=n)))
+
+
 # --- phase 3: deep extraction ---------------------------------------------------------------------
 
 
@@ -124,9 +143,8 @@ class ExcerptReading(_Answer):
 
     excerpt: str = Field(description="the excerpt's label: S1, S2, …")
     relevance: int = Field(ge=1, le=3, description="3 answers the task directly, 2 facts the answer needs, 1 background")
-    info: Annotated[str, _text(250, "what the excerpt says that helps, one sentence in the answer language")]
+    info: Annotated[str, _text(INFO_CHARS, "what the excerpt says that helps, one short sentence in the answer language")]
     quote: list[int] = Field(default_factory=list, max_length=4, description="numbers of the sentences that state it")
-    references: list[Short] = Field(default_factory=list, max_length=6)
 
 
 class ExtractionBatch(_Answer):

@@ -101,10 +101,22 @@ def units(text: str) -> list[Unit]:
     return [Unit(i, a, b) for i, (a, b) in enumerate(spans, start=1)]
 
 
-def numbered(text: str) -> tuple[str, list[Unit]]:
-    """``[1] First sentence. [2] Second …`` on one line each unit, whitespace inside a unit collapsed."""
+GAP = "(…)"  # between two shown sentences that do not follow each other in the text
+
+
+def numbered(text: str, only: list[int] | None = None) -> tuple[str, list[Unit]]:
+    """``[1] First sentence. [2] Second …`` on one line each unit, whitespace inside a unit collapsed.
+    ``only``: just these units (``units`` numbers), numbered anew from 1, with ``GAP`` where text between
+    them is left out; the returned units keep their offsets in ``text``."""
     found = units(text)
-    lines = [f"[{u.number}] {resolve_line_hyphens(text[u.start:u.end])}" for u in found]
+    if only:
+        wanted = set(only)
+        found = [Unit(i, u.start, u.end) for i, u in enumerate((u for u in found if u.number in wanted), start=1)]
+    lines: list[str] = []
+    for before, u in zip([None, *found], found):
+        if before is not None and text[before.end:u.start].strip():
+            lines.append(GAP)
+        lines.append(f"[{u.number}] {resolve_line_hyphens(text[u.start:u.end])}")
     return "\n".join(lines), found
 
 
@@ -121,14 +133,17 @@ def sentences(text: str) -> list[str]:
 
 
 def quotes(text: str, found: list[Unit], numbers: list[int]) -> list[str]:
-    """The source's own text for the sentences a model named: runs of consecutive numbers become one
-    quote (at most ``MAX_RUN`` sentences); numbers outside the excerpt are ignored."""
+    """The source's own text for the sentences a model named: runs of consecutive numbers that follow each
+    other in the text become one quote (at most ``MAX_RUN`` sentences); numbers outside the excerpt are
+    ignored."""
     by_number = {u.number: u for u in found}
     chosen = sorted({n for n in numbers if n in by_number})
     runs: list[list[int]] = []
     previous = None
     for n in chosen:
-        if previous is not None and n == previous + 1:
+        adjacent = previous is not None and n == previous + 1 and \
+            not text[by_number[previous].end:by_number[n].start].strip()
+        if adjacent:
             if len(runs[-1]) < MAX_RUN:  # the rest of an over-long run is left out
                 runs[-1].append(n)
         else:

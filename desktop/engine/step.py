@@ -47,10 +47,11 @@ class StepContext:
     calls: list[CallRecord] = field(default_factory=list)
     _documents: dict[str, DocumentInfo] | None = None
 
-    def documents(self) -> dict[str, DocumentInfo]:
-        """The knowledge base's documents by id, read once per step (every extraction needs them)."""
+    async def documents(self) -> dict[str, DocumentInfo]:
+        """The knowledge base's documents by id, read once per step in a worker thread (on a team server
+        it is a round trip; every extraction needs them)."""
         if self._documents is None:
-            self._documents = {d.doc_id: d for d in self.kb.documents()}
+            self._documents = {d.doc_id: d for d in await self.in_thread(self.kb.documents)}
         return self._documents
 
     @property

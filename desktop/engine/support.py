@@ -33,12 +33,12 @@ def amounts(text: str) -> set[str]:
     return {re.sub(r"[.,]", "_", n) for n in _NUMBER.findall(_POINTERS.sub(" ", text))}
 
 
-def _terms(text: str, language: str) -> set[str]:
+def content_terms(text: str, language: str) -> set[str]:
     """Stemmed content words of four letters or more, and numbers (as the lexical index writes them)."""
     return {t for t in index_terms(text, language).split() if t[0].isdigit() or len(t) >= 4}
 
 
-def _holds(term: str, found: set[str]) -> bool:
+def holds(term: str, found: set[str]) -> bool:
     """A German compound counts for its first part ("berufsleb" in "berufslebensdosis") and the other way."""
     if term in found or term[0].isdigit():
         return term in found
@@ -48,14 +48,14 @@ def _holds(term: str, found: set[str]) -> bool:
 def support(statement: str, source: str, language: str) -> float:
     """Share of the statement's terms (numbers included) the source holds; none when the statement gives
     numbers and the source holds not one of them (in one field of law every source shares the words)."""
-    claimed = _terms(statement, language)
+    claimed = content_terms(statement, language)
     if not claimed:
         return 1.0  # nothing to check ("Ja.")
-    found = _terms(source, language)
+    found = content_terms(source, language)
     numbers = amounts(statement)
     if numbers and not numbers & amounts(source):
         return 0.0
-    return sum(_holds(t, found) for t in claimed) / len(claimed)
+    return sum(holds(t, found) for t in claimed) / len(claimed)
 
 
 def negates(text: str) -> bool:

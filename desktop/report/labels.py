@@ -54,6 +54,7 @@ LABELS: dict[str, dict[str, str]] = {
         "llm_backend": "LLM-Server",
         "llm_calls": "LLM-Aufrufe",
         "tokens": "Tokens (Prompt / Antwort)",
+        "cached_tokens": "Prompt-Tokens aus dem Cache des Servers",
         "started": "Beginn",
         "finished": "Ende",
         "duration": "Dauer",
@@ -69,6 +70,16 @@ LABELS: dict[str, dict[str, str]] = {
                           "wurde als relevant erkannt."),
         "task": "Aufgabe",
         "no_quote": "ohne verifiziertes Zitat",
+        "drift_warning": ("{filtered} von {total} Erkenntnissen ({share}) weichen von der Frage ab und wurden "
+                          "zurückgestellt; prüfen Sie Plan und Klärung, falls dem Bericht etwas fehlt."),
+        "drift_not_scored": "nicht bewertet: das Sprachmodell gab keine verwendbare Antwort",
+        "measured": "Gemessen",
+        "figures_in_quotes": "Zahlen der Antwort in ihren zitierten Belegen",
+        "references_followed": "Verweise verfolgt",
+        "sources_read": "Belegstellen gelesen (von gefundenen)",
+        "statements_left_out": "Aussagen ausgelassen",
+        "self_rating": "Selbsteinschätzung des Sprachmodells",
+        "not_rated": "nicht erhoben (Zeitbudget)",
     },
     "en": {
         "question": "Question",
@@ -115,6 +126,7 @@ LABELS: dict[str, dict[str, str]] = {
         "llm_backend": "LLM server",
         "llm_calls": "LLM calls",
         "tokens": "Tokens (prompt / completion)",
+        "cached_tokens": "Prompt tokens from the server's cache",
         "started": "Started",
         "finished": "Finished",
         "duration": "Duration",
@@ -130,6 +142,16 @@ LABELS: dict[str, dict[str, str]] = {
                           "relevant."),
         "task": "Task",
         "no_quote": "no verified quote",
+        "drift_warning": ("{filtered} of {total} findings ({share}) drifted from the question and were set aside; "
+                          "check the plan or the clarification if the report misses something."),
+        "drift_not_scored": "not scored: the language model gave no usable answer",
+        "measured": "Measured",
+        "figures_in_quotes": "The answer's figures in the quotes it cites",
+        "references_followed": "References followed",
+        "sources_read": "Evidence excerpts read (of found)",
+        "statements_left_out": "Statements left out",
+        "self_rating": "The language model's self-rating",
+        "not_rated": "not asked for (time budget)",
     },
 }
 
@@ -239,6 +261,7 @@ def run_rows(report: Report) -> list[tuple[str, str]]:
         (lab["database"], run.database),
         (lab["llm_calls"], str(run.llm_calls)),
         (lab["tokens"], f"{run.prompt_tokens} / {run.completion_tokens}"),
+        (lab["cached_tokens"], str(run.cached_tokens)),
         (lab["started"], timestamp(run.started_at)),
         (lab["finished"], timestamp(run.finished_at)),
         (lab["duration"], seconds(max(duration, 0.0))),
@@ -247,17 +270,24 @@ def run_rows(report: Report) -> list[tuple[str, str]]:
 
 
 def quality_rows(report: Report) -> list[tuple[str, str]]:
-    """The quality block as (label, value) rows: four scores, the total, revision, deterministic shares."""
+    """The quality block as (label, value) rows: first what the engine measured, then the model's rating of
+    its own answer — an opinion, shown as that — and whether it was revised."""
     lab, q = labels_for(report), report.quality
+    rows = [(lab["cited_share"], percent(q.cited_sentence_share)),
+            (lab["verified_share"], percent(q.verified_quote_share))]
+    if q.figures_stated:
+        rows.append((lab["figures_in_quotes"], f"{q.figures_in_quotes} / {q.figures_stated}"))
+    rows += [(lab["references_followed"], str(q.references_followed)),
+             (lab["sources_read"], f"{q.sources_read} / {q.sources_found}" if q.sources_found else str(q.sources_read))]
+    if q.statements_left_out:
+        rows.append((lab["statements_left_out"], str(q.statements_left_out)))
     if q.assessed:
-        rows = [(lab[name], f"{getattr(q, name)} / 100") for name in SCORES]
-        rows.append((lab["total"], f"{q.total} / 400"))
-    else:  # zeros that no reviewer gave are not grades
-        rows = [(lab[name], lab["not_assessed"]) for name in (*SCORES, "total")]
-    revised = lab["yes"] if q.revised else lab["no"]
-    if q.revised and q.first_total is not None:
-        revised += f" ({lab['first_total']}: {q.first_total} / 400)"
-    rows.append((lab["revised"], revised))
-    rows.append((lab["cited_share"], percent(q.cited_sentence_share)))
-    rows.append((lab["verified_share"], percent(q.verified_quote_share)))
+        rows += [(f"{lab['self_rating']}: {lab[name]}", f"{getattr(q, name)} / 100") for name in SCORES]
+        rows.append((f"{lab['self_rating']}: {lab['total']}", f"{q.total} / 400"))
+        revised = lab["yes"] if q.revised else lab["no"]
+        if q.revised and q.first_total is not None:
+            revised += f" ({lab['first_total']}: {q.first_total} / 400)"
+        rows.append((lab["revised"], revised))
+    else:  # zeros that no rater gave are not grades
+        rows.append((lab["self_rating"], lab["not_rated"] if report.kind == "synthesis" else lab["not_assessed"]))
     return rows

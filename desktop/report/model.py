@@ -87,7 +87,14 @@ class Quality(_Model):
     first_total: int | None = None
     cited_sentence_share: float = Field(ge=0, le=1, description="deterministic: sentences carrying a [n] marker")
     verified_quote_share: float = Field(ge=0, le=1, description="deterministic: quotes found in their source")
-    assessed: bool = Field(True, description="False when no reviewer scored the answer (the scores are not grades)")
+    assessed: bool = Field(True, description="False when the model did not rate its answer (the scores are not grades)")
+    figures_in_quotes: int = Field(0, description="measured: the answer's figures found in the verified quotes it cites")
+    figures_stated: int = Field(0, description="measured: the figures the answer states")
+    references_followed: int = Field(0, description="measured: references in the evidence followed to their units")
+    sources_read: int = Field(0, description="measured: evidence excerpts the model read")
+    sources_found: int = Field(0, description="measured: evidence excerpts the engine gathered")
+    statements_left_out: int = Field(0, description="measured: statements left out (no supporting source, or no "
+                                                    "place in an answer)")
 
 
 class PhaseTiming(_Model):
@@ -107,6 +114,7 @@ class RunMeta(_Model):
     llm_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cached_tokens: int = Field(0, description="prompt tokens the server took from its prompt cache")
     started_at: datetime
     finished_at: datetime
 

@@ -223,9 +223,11 @@ class ProgressPanel(QWidget):
             "reference_followed": self.tr("  Following “{reference}” → {doc} p. {page} (depth {depth})"),
             "task_done": self.tr("Task {task_id} {status}: {findings} finding(s)"),
             "drift_filtered": self.tr("Off-topic filter: {kept} kept, {filtered} set aside"),
-            "quality_checked": self.tr("Quality {total}/400"),
-            "quality_checked_revising": self.tr("Quality {total}/400 — revising once"),
-            "report_ready": self.tr("Report ready: {citations} citation(s), quality {quality}/400"),
+            "quality_checked": self.tr("The model rates its answer {total}/400"),
+            "quality_checked_revising": self.tr("The model rates its answer {total}/400 — revising once"),
+            "quality_measured": self.tr("Quality: the measured figures only (the time budget leaves no room for "
+                                        "the model's self-rating)"),
+            "report_ready": self.tr("Report ready: {citations} citation(s)"),
             "evidence_report_ready": self.tr("Evidence report ready (the model wrote no usable answer): "
                                              "{citations} citation(s)"),
             "estimate_ready": self.tr("Estimate: research and report take about {duration} here ({calls} LLM "
@@ -254,6 +256,8 @@ class ProgressPanel(QWidget):
                                              "it"),
             "warn_prompt_too_long": self.tr("{prompt}: {error}; going on without it"),
             "warn_plan_trimmed": self.tr("the model proposed {proposed} tasks; the first {kept} are kept"),
+            "warn_plan_merged": self.tr("the model proposed {proposed} tasks, some of them the same or the question "
+                                        "itself; {kept} distinct ones are kept"),
             "warn_plan_overruled": self.tr("the model called the question unanswerable, but excerpt [{excerpt}] "
                                            "concerns its subject ({terms}); the research goes ahead"),
             "warn_time_budget": self.tr("to keep to the time budget, the research reads {excerpts} of up to "
@@ -268,6 +272,8 @@ class ProgressPanel(QWidget):
             "warn_drift": self.tr("{filtered} of {total} findings ({share}) drifted from the question and were set "
                                   "aside; check the plan or the clarification if the report misses something."),
             "warn_uncited": self.tr("synthesis: {count} statement(s) named no source and were left out"),
+            "warn_left_out": self.tr("synthesis: {count} statement(s) left out of the answer ({reasons}); the "
+                                     "findings they rest on stay in the report"),
             "warn_synthesis_failed": self.tr("synthesis: the model could not write a usable answer ({error}); the "
                                              "report lists the evidence instead"),
             "warn_revision_failed": self.tr("synthesis: the revision gave no usable answer ({error}); the first "

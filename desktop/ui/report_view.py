@@ -32,7 +32,6 @@ from desktop.ui.icons import icon
 from desktop.ui.report_links import resolve
 
 EXPORT_FORMATS: tuple[str, ...] = ("md", "html", "pdf", "docx", "json", "all")
-QUALITY_MAX = 400
 
 
 def answer_markdown(report: Report) -> str:
@@ -60,7 +59,7 @@ class ReportView(QWidget):
         self.filtered_browser = self._make_browser("filtered_browser")
         self.quality_browser = self._make_browser("quality_browser")
         self.run_browser = self._make_browser("run_browser")
-        self.total_gauge = Gauge()
+        self.verified_gauge = Gauge()
         self.cited_gauge = Gauge()
         self.tabs = QTabWidget()
         self.export_buttons: dict[str, QToolButton] = {}
@@ -91,7 +90,7 @@ class ReportView(QWidget):
             label.clear()
         for browser in self.browsers():
             browser.clear()
-        self.total_gauge.set_value(0, QUALITY_MAX, "", "")
+        self.verified_gauge.set_value(0, 1.0, "", "")
         self.cited_gauge.set_value(0, 1, "", "")
         self._mark_drift(None)
         self._set_actions_enabled(False)
@@ -139,7 +138,7 @@ class ReportView(QWidget):
     def _build_layout(self) -> None:
         quality = QWidget()
         gauges = QHBoxLayout()
-        gauges.addWidget(self.total_gauge)
+        gauges.addWidget(self.verified_gauge)
         gauges.addWidget(self.cited_gauge)
         gauges.addStretch(1)
         quality_layout = QVBoxLayout(quality)
@@ -220,11 +219,9 @@ class ReportView(QWidget):
         self.scope_label.setVisible(bool(report.scope.strip()))
 
     def _show_gauges(self, report: Report) -> None:
+        # measured figures, which the model cannot inflate; its own rating is in the quality tab, as that
         lab, q = labels_for(report), report.quality
-        if q.assessed:
-            self.total_gauge.set_value(q.total, QUALITY_MAX, f"{q.total} / {QUALITY_MAX}", lab["quality"])
-        else:  # an evidence report, or a check that failed: no grade was given
-            self.total_gauge.set_value(0, QUALITY_MAX, "—", f"{lab['quality']}: {lab['not_assessed']}")
+        self.verified_gauge.set_value(q.verified_quote_share, 1.0, percent(q.verified_quote_share), lab["verified_share"])
         self.cited_gauge.set_value(q.cited_sentence_share, 1.0, percent(q.cited_sentence_share), lab["cited_share"])
 
     def _mark_drift(self, report: Report | None) -> None:

@@ -139,25 +139,24 @@ FIELDS: dict[str, tuple[str, str]] = {
         "(smaller budgets on slow servers).")),
     "research.time_budget_s": (QT_TRANSLATE_NOOP("SettingsTexts", "Time budget (s)"), QT_TRANSLATE_NOOP(
         "SettingsTexts", "Server time a whole run should take at its measured speed: a slow server reads fewer "
-        "chunks per task (0: no limit).")),
+        "excerpts per task (0: no limit).")),
     "research.extract_k_per_query": (QT_TRANSLATE_NOOP("SettingsTexts", "Chunks per task query (k)"),
                                      QT_TRANSLATE_NOOP("SettingsTexts", "Chunks retrieved per task query.")),
-    "research.max_chunks_per_task": (QT_TRANSLATE_NOOP("SettingsTexts", "Max chunks per task"),
-                                     QT_TRANSLATE_NOOP("SettingsTexts", "Retrieved chunks read closely per task.")),
+    "research.max_chunks_per_task": (QT_TRANSLATE_NOOP("SettingsTexts", "Max excerpts per task"),
+                                     QT_TRANSLATE_NOOP("SettingsTexts", "Evidence excerpts (searched and followed "
+                                                                        "references) read per task.")),
     "research.rrf_k": (QT_TRANSLATE_NOOP("SettingsTexts", "Fusion constant (RRF k)"),
                        QT_TRANSLATE_NOOP("SettingsTexts", "Fusion constant for merging a task's query results.")),
-    "research.extract_batch": (QT_TRANSLATE_NOOP("SettingsTexts", "Chunks per extraction call"), QT_TRANSLATE_NOOP(
-        "SettingsTexts", "Chunks read together in one extraction call (its instructions are sent once).")),
+    "research.extract_batch": (QT_TRANSLATE_NOOP("SettingsTexts", "Excerpts per extraction call"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Evidence items read together in one extraction call (its instructions are sent once).")),
     "research.extract_concurrency": (QT_TRANSLATE_NOOP("SettingsTexts", "Extraction concurrency"), QT_TRANSLATE_NOOP(
         "SettingsTexts", "Extraction calls run at once (also bounded by the LLM's).")),
     "research.context_turns": (QT_TRANSLATE_NOOP("SettingsTexts", "Context turns"), QT_TRANSLATE_NOOP(
-        "SettingsTexts", "Times the LLM may ask for more context per chunk.")),
+        "SettingsTexts", "Times the LLM may ask for more context per extraction call.")),
     "research.requests_per_turn": (QT_TRANSLATE_NOOP("SettingsTexts", "Requests per turn"),
                                    QT_TRANSLATE_NOOP("SettingsTexts", "Context requests served per turn.")),
     "research.reference_depth": (QT_TRANSLATE_NOOP("SettingsTexts", "Reference depth"),
                                  QT_TRANSLATE_NOOP("SettingsTexts", "How deep references are followed.")),
-    "research.reference_budget_tokens": (QT_TRANSLATE_NOOP("SettingsTexts", "Reference token budget"), QT_TRANSLATE_NOOP(
-        "SettingsTexts", "Tokens one task may spend following references.")),
     "research.reference_max_per_doc": (QT_TRANSLATE_NOOP("SettingsTexts", "Max references per document"),
                                        QT_TRANSLATE_NOOP("SettingsTexts",
                                                          "References followed into one document per task.")),

@@ -761,42 +761,42 @@ Datenordner: {folder}</translation>
 <context>
     <name>ModelPull</name>
     <message>
-        <location filename="../../desktop/ui/model_pull.py" line="58"/>
+        <location filename="../../desktop/ui/model_pull.py" line="65"/>
         <source>Pull model</source>
         <translation>Modell herunterladen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/model_pull.py" line="59"/>
+        <location filename="../../desktop/ui/model_pull.py" line="66"/>
         <source>Download the model named above to the Ollama server</source>
         <translation>Das oben angegebene Modell auf den Ollama-Server herunterladen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/model_pull.py" line="60"/>
+        <location filename="../../desktop/ui/model_pull.py" line="67"/>
         <source>Cancel download</source>
         <translation>Download abbrechen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/model_pull.py" line="81"/>
+        <location filename="../../desktop/ui/model_pull.py" line="88"/>
         <source>%p%</source>
         <translation>%p&#xa0;%</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/model_pull.py" line="84"/>
+        <location filename="../../desktop/ui/model_pull.py" line="91"/>
         <source>Pulling {model}…</source>
         <translation>{model} wird heruntergeladen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/model_pull.py" line="92"/>
+        <location filename="../../desktop/ui/model_pull.py" line="99"/>
         <source>Download cancelled.</source>
         <translation>Download abgebrochen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/model_pull.py" line="120"/>
+        <location filename="../../desktop/ui/model_pull.py" line="127"/>
         <source>{percent}% · {done} / {total} GB</source>
         <translation>{percent}&#xa0;% · {done} / {total} GB</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/model_pull.py" line="135"/>
+        <location filename="../../desktop/ui/model_pull.py" line="142"/>
         <source>Pulled {model}; it is ready to use.</source>
         <translation>{model} wurde heruntergeladen und ist einsatzbereit.</translation>
     </message>
@@ -1282,157 +1282,172 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
     </message>
     <message>
         <location filename="../../desktop/ui/progress_panel.py" line="226"/>
-        <source>Quality {total}/400</source>
-        <translation>Qualität {total}/400</translation>
+        <source>The model rates its answer {total}/400</source>
+        <translation>Das Modell bewertet seine Antwort mit {total}/400</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/progress_panel.py" line="227"/>
-        <source>Quality {total}/400 — revising once</source>
-        <translation>Qualität {total}/400 — wird einmal überarbeitet</translation>
+        <source>The model rates its answer {total}/400 — revising once</source>
+        <translation>Das Modell bewertet seine Antwort mit {total}/400 — wird einmal überarbeitet</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/progress_panel.py" line="228"/>
-        <source>Report ready: {citations} citation(s), quality {quality}/400</source>
-        <translation>Bericht fertig: {citations} Quellenangabe(n), Qualität {quality}/400</translation>
+        <source>Quality: the measured figures only (the time budget leaves no room for the model&apos;s self-rating)</source>
+        <translation>Qualität: nur die gemessenen Werte (das Zeitbudget lässt keinen Raum für die Selbsteinschätzung des Modells)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="229"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="230"/>
+        <source>Report ready: {citations} citation(s)</source>
+        <translation>Bericht fertig: {citations} Quellenangabe(n)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="231"/>
         <source>Evidence report ready (the model wrote no usable answer): {citations} citation(s)</source>
         <translation>Belegbericht fertig (das Modell schrieb keine brauchbare Antwort): {citations} Quellenangabe(n)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="231"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="233"/>
         <source>Estimate: research and report take about {duration} here ({calls} LLM calls; the server reads {read_tps} and writes {write_tps} tokens/s)</source>
         <translation>Schätzung: Recherche und Bericht dauern hier etwa {duration} ({calls} LLM-Aufrufe; der Server liest {read_tps} und schreibt {write_tps} Tokens/s)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="233"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="235"/>
         <source>Estimate: research and report take about {duration} here ({calls} LLM calls; the server reads {read_tps} and writes {write_tps} tokens/s; {excerpts} of up to {allowed} excerpts are read within the time budget)</source>
         <translation>Schätzung: Recherche und Bericht dauern hier etwa {duration} ({calls} LLM-Aufrufe; der Server liest {read_tps} und schreibt {write_tps} Tokens/s; im Zeitbudget werden {excerpts} von bis zu {allowed} Auszügen gelesen)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="237"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="239"/>
         <source>LLM request failed ({purpose}): {error}</source>
         <translation>LLM-Anfrage fehlgeschlagen ({purpose}): {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="238"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="240"/>
         <source>Warning: {message}</source>
         <translation>Warnung: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="239"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="241"/>
         <source>Error: {message}</source>
         <translation>Fehler: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="241"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="243"/>
         <source>Warning: {0}</source>
         <translation>Warnung: {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="242"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="244"/>
         <source>Cancelled; resume to continue from here.</source>
         <translation>Abgebrochen; setzen Sie die Recherche fort, um hier weiterzumachen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="243"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="245"/>
         <source>The report is ready.</source>
         <translation>Der Bericht ist fertig.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="244"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="246"/>
         <source>Error: unknown step “{step}” (saved by another version?)</source>
         <translation>Fehler: unbekannter Schritt „{step}“ (von einer anderen Version gespeichert?)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="245"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="247"/>
         <source>Error: {error}. The run is paused here: resume it once the server answers.</source>
         <translation>Fehler: {error}. Die Recherche pausiert hier: setzen Sie sie fort, sobald der Server antwortet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="246"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="248"/>
         <source>Error: {error} — fix this and resume the run to continue from here.</source>
         <translation>Fehler: {error} — beheben Sie das und setzen Sie die Recherche fort, um hier weiterzumachen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="251"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="253"/>
         <source>{prompt}: the model&apos;s answer did not pass a check ({error}); it is used as it is</source>
         <translation>{prompt}: die Antwort des Modells hat eine Prüfung nicht bestanden ({error}); sie wird unverändert verwendet</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="253"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="255"/>
         <source>{prompt}: the model gave no usable answer ({error}); going on without it</source>
         <translation>{prompt}: das Modell gab keine brauchbare Antwort ({error}); es geht ohne sie weiter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="255"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="257"/>
         <source>{prompt}: {error}; going on without it</source>
         <translation>{prompt}: {error}; es geht ohne diesen Schritt weiter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="256"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="258"/>
         <source>the model proposed {proposed} tasks; the first {kept} are kept</source>
         <translation>das Modell schlug {proposed} Aufgaben vor; die ersten {kept} werden behalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="257"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="259"/>
+        <source>the model proposed {proposed} tasks, some of them the same or the question itself; {kept} distinct ones are kept</source>
+        <translation>das Modell schlug {proposed} Aufgaben vor, teils gleiche oder die Frage selbst; {kept} verschiedene werden behalten</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="261"/>
         <source>the model called the question unanswerable, but excerpt [{excerpt}] concerns its subject ({terms}); the research goes ahead</source>
         <translation>das Modell hielt die Frage für unbeantwortbar, aber Auszug [{excerpt}] betrifft ihren Gegenstand ({terms}); die Recherche geht weiter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="259"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="263"/>
         <source>to keep to the time budget, the research reads {excerpts} of up to {allowed} excerpts, with no task summaries by the LLM, so that the run takes about {duration} on this LLM server (Settings: time budget; 0 reads all)</source>
         <translation>um im Zeitbudget zu bleiben, liest die Recherche {excerpts} von bis zu {allowed} Auszügen, ohne Zusammenfassungen der Aufgaben durch das LLM, sodass sie auf diesem LLM-Server etwa {duration} dauert (Einstellungen: Zeitbudget; 0 liest alles)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="263"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="267"/>
         <source>task {task_id}: none of the {read} excerpts just read helped; its {skipped} lower-ranked search results are not read</source>
         <translation>Aufgabe {task_id}: keiner der {read} eben gelesenen Auszüge half; ihre {skipped} niedriger eingestuften Suchtreffer werden nicht gelesen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="265"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="269"/>
         <source>no usable answer for {count} excerpts ({error}); they were skipped</source>
         <translation>keine brauchbare Antwort für {count} Auszüge ({error}); sie wurden übersprungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="266"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="270"/>
         <source>stopped following references into {doc}: followed {times} times for task {task_id}</source>
         <translation>Verweisen in {doc} wird nicht mehr gefolgt: {times}-mal für Aufgabe {task_id} gefolgt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="268"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="272"/>
         <source>{filtered} of {total} findings ({share}) drifted from the question and were set aside; check the plan or the clarification if the report misses something.</source>
         <translation>{filtered} von {total} Befunden ({share}) wichen von der Frage ab und wurden aussortiert; prüfen Sie Plan oder Klärung, falls dem Bericht etwas fehlt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="270"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="274"/>
         <source>synthesis: {count} statement(s) named no source and were left out</source>
         <translation>Synthese: {count} Aussage(n) nannten keine Quelle und wurden weggelassen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="271"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="275"/>
+        <source>synthesis: {count} statement(s) left out of the answer ({reasons}); the findings they rest on stay in the report</source>
+        <translation>Synthese: {count} Aussage(n) nicht in die Antwort übernommen ({reasons}); die Erkenntnisse, auf denen sie beruhen, bleiben im Bericht</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="277"/>
         <source>synthesis: the model could not write a usable answer ({error}); the report lists the evidence instead</source>
         <translation>Synthese: das Modell konnte keine brauchbare Antwort schreiben ({error}); der Bericht listet stattdessen die Belege auf</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="273"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="279"/>
         <source>synthesis: the revision gave no usable answer ({error}); the first answer stands</source>
         <translation>Synthese: die Überarbeitung gab keine brauchbare Antwort ({error}); die erste Antwort bleibt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="285"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="291"/>
         <source>{0}%</source>
         <comment>a percentage</comment>
         <translation>{0}&#xa0;%</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="288"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="294"/>
         <source>{0} s</source>
         <translation>{0} s</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="289"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="295"/>
         <source>%n minute(s)</source>
         <translation>
             <numerusform>%n Minute</numerusform>
@@ -1440,52 +1455,52 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="299"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="305"/>
         <source>ended by you</source>
         <translation>von Ihnen beendet</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="299"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="305"/>
         <source>the last round was reached</source>
         <translation>letzte Runde erreicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="300"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="306"/>
         <source>the token budget was reached</source>
         <translation>Token-Budget erreicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="301"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="307"/>
         <source>nothing new was found</source>
         <translation>nichts Neues gefunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="302"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="308"/>
         <source>the model gave no usable answer</source>
         <translation>das Modell gab keine brauchbare Antwort</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="303"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="309"/>
         <source>automatic</source>
         <translation>automatisch</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="303"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="309"/>
         <source>done</source>
         <translation>erledigt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="303"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="309"/>
         <source>skipped</source>
         <translation>übersprungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="304"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="310"/>
         <source>running</source>
         <translation>läuft</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="304"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="310"/>
         <source>pending</source>
         <translation>offen</translation>
     </message>
@@ -1493,97 +1508,97 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
 <context>
     <name>ReportView</name>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="176"/>
+        <location filename="../../desktop/ui/report_view.py" line="175"/>
         <source>Answer</source>
         <translation>Antwort</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="176"/>
+        <location filename="../../desktop/ui/report_view.py" line="175"/>
         <source>Findings</source>
         <translation>Ergebnisse</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="176"/>
+        <location filename="../../desktop/ui/report_view.py" line="175"/>
         <source>Filtered</source>
         <translation>Aussortiert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="176"/>
+        <location filename="../../desktop/ui/report_view.py" line="175"/>
         <source>Quality</source>
         <translation>Qualität</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="176"/>
+        <location filename="../../desktop/ui/report_view.py" line="175"/>
         <source>Run</source>
         <translation>Ablauf</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="180"/>
+        <location filename="../../desktop/ui/report_view.py" line="179"/>
         <source>Markdown</source>
         <translation>Markdown</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="180"/>
+        <location filename="../../desktop/ui/report_view.py" line="179"/>
         <source>Save the report as Markdown (report.md)</source>
         <translation>Bericht als Markdown speichern (report.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="181"/>
+        <location filename="../../desktop/ui/report_view.py" line="180"/>
         <source>HTML</source>
         <translation>HTML</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="181"/>
+        <location filename="../../desktop/ui/report_view.py" line="180"/>
         <source>Save the report as a web page (report.html)</source>
         <translation>Bericht als Webseite speichern (report.html)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="182"/>
+        <location filename="../../desktop/ui/report_view.py" line="181"/>
         <source>PDF</source>
         <translation>PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="182"/>
+        <location filename="../../desktop/ui/report_view.py" line="181"/>
         <source>Save the report as PDF (report.pdf)</source>
         <translation>Bericht als PDF speichern (report.pdf)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="183"/>
+        <location filename="../../desktop/ui/report_view.py" line="182"/>
         <source>DOCX</source>
         <translation>DOCX</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="183"/>
+        <location filename="../../desktop/ui/report_view.py" line="182"/>
         <source>Save the report as a Word document (report.docx)</source>
         <translation>Bericht als Word-Dokument speichern (report.docx)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="184"/>
+        <location filename="../../desktop/ui/report_view.py" line="183"/>
         <source>JSON</source>
         <translation>JSON</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="184"/>
+        <location filename="../../desktop/ui/report_view.py" line="183"/>
         <source>Save the report&apos;s data (report.json)</source>
         <translation>Daten des Berichts speichern (report.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="185"/>
+        <location filename="../../desktop/ui/report_view.py" line="184"/>
         <source>Export all</source>
         <translation>Alle exportieren</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="185"/>
+        <location filename="../../desktop/ui/report_view.py" line="184"/>
         <source>Save the report in every format</source>
         <translation>Bericht in allen Formaten speichern</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="190"/>
+        <location filename="../../desktop/ui/report_view.py" line="189"/>
         <source>Copy answer</source>
         <translation>Antwort kopieren</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="191"/>
+        <location filename="../../desktop/ui/report_view.py" line="190"/>
         <source>Copy the answer and its sources as Markdown</source>
         <translation>Antwort mit Quellen als Markdown kopieren</translation>
     </message>
@@ -2319,7 +2334,7 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
     </message>
     <message>
         <location filename="../../desktop/ui/settings_texts.py" line="103"/>
-        <location filename="../../desktop/ui/settings_texts.py" line="147"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="148"/>
         <source>Fusion constant (RRF k)</source>
         <translation>Fusionskonstante (RRF k)</translation>
     </message>
@@ -2500,8 +2515,33 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
     </message>
     <message>
         <location filename="../../desktop/ui/settings_texts.py" line="140"/>
-        <source>Server time a whole run should take at its measured speed: a slow server reads fewer chunks per task (0: no limit).</source>
-        <translation>Serverzeit, die ein ganzer Lauf bei der gemessenen Geschwindigkeit höchstens brauchen soll: Ein langsamer Server liest weniger Textstellen je Aufgabe (0: keine Grenze).</translation>
+        <source>Server time a whole run should take at its measured speed: a slow server reads fewer excerpts per task (0: no limit).</source>
+        <translation>Serverzeit, die ein ganzer Lauf bei der gemessenen Geschwindigkeit dauern soll: Ein langsamer Server liest je Aufgabe weniger Textstellen (0: keine Grenze).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="145"/>
+        <source>Max excerpts per task</source>
+        <translation>Höchstens Textstellen je Aufgabe</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="146"/>
+        <source>Evidence excerpts (searched and followed references) read per task.</source>
+        <translation>Belegstellen (gesucht und über Verweise erreicht), die je Aufgabe gelesen werden.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="150"/>
+        <source>Excerpts per extraction call</source>
+        <translation>Textstellen je Extraktionsaufruf</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="150"/>
+        <source>Evidence items read together in one extraction call (its instructions are sent once).</source>
+        <translation>Belegstellen, die in einem Extraktionsaufruf gemeinsam gelesen werden (die Anweisungen werden nur einmal gesendet).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="154"/>
+        <source>Times the LLM may ask for more context per extraction call.</source>
+        <translation>Wie oft das Sprachmodell je Extraktionsaufruf mehr Kontext anfordern darf.</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/settings_texts.py" line="143"/>
@@ -2514,242 +2554,207 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         <translation>Gefundene Passagen pro Suchanfrage einer Aufgabe.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="145"/>
-        <source>Max chunks per task</source>
-        <translation>Max. Passagen pro Aufgabe</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="146"/>
-        <source>Retrieved chunks read closely per task.</source>
-        <translation>Gefundene Passagen, die pro Aufgabe genau gelesen werden.</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="148"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="149"/>
         <source>Fusion constant for merging a task&apos;s query results.</source>
         <translation>Fusionskonstante für das Zusammenführen der Suchergebnisse einer Aufgabe.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="149"/>
-        <source>Chunks per extraction call</source>
-        <translation>Textstellen je Extraktionsaufruf</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="149"/>
-        <source>Chunks read together in one extraction call (its instructions are sent once).</source>
-        <translation>Textstellen, die in einem Extraktionsaufruf gemeinsam gelesen werden (die Anweisungen werden nur einmal gesendet).</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="151"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="152"/>
         <source>Extraction concurrency</source>
         <translation>Parallele Extraktionen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="151"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="152"/>
         <source>Extraction calls run at once (also bounded by the LLM&apos;s).</source>
         <translation>Gleichzeitige Extraktionsaufrufe (auch durch die des LLM begrenzt).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="153"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="154"/>
         <source>Context turns</source>
         <translation>Kontextrunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="153"/>
-        <source>Times the LLM may ask for more context per chunk.</source>
-        <translation>Wie oft das LLM pro Passage weiteren Kontext anfordern darf.</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="155"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="156"/>
         <source>Requests per turn</source>
         <translation>Anfragen pro Runde</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="156"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="157"/>
         <source>Context requests served per turn.</source>
         <translation>Kontextanfragen, die pro Runde bedient werden.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="157"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="158"/>
         <source>Reference depth</source>
         <translation>Verweistiefe</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="158"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="159"/>
         <source>How deep references are followed.</source>
         <translation>Wie tief Verweisen gefolgt wird.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="159"/>
-        <source>Reference token budget</source>
-        <translation>Token-Budget für Verweise</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="159"/>
-        <source>Tokens one task may spend following references.</source>
-        <translation>Tokens, die eine Aufgabe für das Verfolgen von Verweisen verbrauchen darf.</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="161"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="160"/>
         <source>Max references per document</source>
         <translation>Max. Verweise pro Dokument</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="162"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="161"/>
         <source>References followed into one document per task.</source>
         <translation>Verweise, denen pro Aufgabe in ein Dokument gefolgt wird.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="164"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="163"/>
         <source>Tier 1 min relevance</source>
         <translation>Mindestrelevanz Stufe 1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="164"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="163"/>
         <source>Direct findings at least this relevant are primary.</source>
         <translation>Direkte Ergebnisse mit mindestens dieser Relevanz sind primär.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="166"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="165"/>
         <source>Drop below relevance</source>
         <translation>Verwerfen unter Relevanz</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="166"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="165"/>
         <source>Extractions below this relevance are no findings.</source>
         <translation>Extraktionen unter dieser Relevanz zählen nicht als Ergebnisse.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="168"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="167"/>
         <source>Tier weights</source>
         <translation>Gewichte der Stufen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="169"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="168"/>
         <source>Weight of tiers 1-3 in synthesis.</source>
         <translation>Gewicht der Stufen 1–3 in der Synthese.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="170"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="169"/>
         <source>Drift thresholds</source>
         <translation>Drift-Schwellenwerte</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="171"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="170"/>
         <source>Lowest anchor relevance kept, by tier.</source>
         <translation>Niedrigste beibehaltene Anker-Relevanz, je Stufe.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="172"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="171"/>
         <source>Drift: primary findings kept</source>
         <translation>Drift: beibehaltene Primärergebnisse</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="172"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="171"/>
         <source>Primary findings kept even below the threshold.</source>
         <translation>Primäre Ergebnisse, die auch unter dem Schwellenwert behalten werden.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="174"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="173"/>
         <source>Drift: warning share</source>
         <translation>Drift: Warnschwelle</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="175"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="174"/>
         <source>Warn when more than this share is filtered.</source>
         <translation>Warnen, wenn mehr als dieser Anteil aussortiert wird.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="176"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="175"/>
         <source>Synthesis context tokens</source>
         <translation>Kontext-Tokens der Synthese</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="177"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="176"/>
         <source>Findings text the synthesis sees.</source>
         <translation>Text der Ergebnisse, den die Synthese erhält.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="178"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="177"/>
         <source>Quality threshold</source>
         <translation>Qualitätsschwelle</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="178"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="177"/>
         <source>Below this total (of 400) the answer is revised once.</source>
         <translation>Unter dieser Gesamtpunktzahl (von 400) wird die Antwort einmal überarbeitet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="180"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="179"/>
         <source>Interface</source>
         <translation>Oberfläche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="181"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="180"/>
         <source>Language</source>
         <translation>Sprache</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="181"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="180"/>
         <source>Language of the window; &apos;system&apos; follows the computer.</source>
         <translation>Sprache des Fensters; „Wie im System“ folgt der Einstellung des Computers.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="187"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="186"/>
         <source>Ollama</source>
         <translation>Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="188"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="187"/>
         <source>OpenAI-compatible</source>
         <translation>OpenAI-kompatibel</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="189"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="188"/>
         <source>Embedded (inside the app)</source>
         <translation>Integriert (innerhalb der App)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="190"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="189"/>
         <source>Team server (PostgreSQL)</source>
         <translation>Team-Server (PostgreSQL)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="191"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="190"/>
         <source>Off</source>
         <translation>Aus</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="192"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="191"/>
         <source>When the server offers it</source>
         <translation>Wenn der Server es anbietet</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="193"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="192"/>
         <source>Required (certificate not checked)</source>
         <translation>Erforderlich (Zertifikat ungeprüft)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="194"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="193"/>
         <source>Required, certificate checked</source>
         <translation>Erforderlich, Zertifikat geprüft</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="195"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="194"/>
         <source>Required, certificate and name checked</source>
         <translation>Erforderlich, Zertifikat und Name geprüft</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="196"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="195"/>
         <source>Z-score</source>
         <translation>Z-Score</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="197"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="196"/>
         <source>Reciprocal rank fusion (RRF)</source>
         <translation>Reciprocal Rank Fusion (RRF)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="198"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="197"/>
         <source>As the system</source>
         <translation>Wie im System</translation>
     </message>

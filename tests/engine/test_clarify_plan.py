@@ -153,7 +153,12 @@ def test_plan_edits_replan_and_limits(harness, research_llm, engine_settings) ->
 
 
 def test_a_plan_longer_than_asked_for_is_cut_to_the_setting(harness, research_llm, engine_settings) -> None:  # noqa: ANN001
-    research_llm.plan_items = 9
+    tasks = ["Find the dose limit for apprentices", "Check exceptions granted by the authority",
+             "Identify the competent authority", "Find the definition of occupational exposure",
+             "Check deadlines for dose records", "Find the rules for pregnant workers",
+             "Check medical surveillance duties", "Find limits for the lens of the eye", "Check the career dose limit"]
+    research_llm.overrides["PlanProposal"] = {"answerable": True, "reason": "", "items": [
+        {"task": t, "context": "", "subtasks": []} for t in tasks]}
     engine_settings.research.plan_max_initial = 4
 
     async def scenario(engine):  # noqa: ANN001, ANN202
@@ -210,3 +215,22 @@ def test_end_marker(text: str, answer: str | None, ends: bool) -> None:
     from desktop.engine.runner import _split_end
 
     assert _split_end(text, False) == (answer if ends else text, ends)
+
+
+def test_near_identical_tasks_are_merged_before_approval(harness, research_llm) -> None:  # noqa: ANN001
+    """Seen with Qwen2.5-Coder-1.5B in --auto: tasks 1, 2 and 3 had the same title, text and queries ("Die Grenzen
+    der effektiven Dosis … um zu untersuchen"); each was researched, and the report showed the plan three times."""
+    same = {"task": "Die Grenzen der effektiven Dosis für beruflich exponierte Personen untersuchen, um zu "
+                    "untersuchen", "subtasks": ["Grenzwert effektive Dosis beruflich exponierte Personen"]}
+    research_llm.overrides["PlanOutline"] = {"answerable": True, "items": [
+        same, dict(same), {**same, "task": same["task"].replace("Grenzen", "Grenzen ") + " ",
+                           "subtasks": ["Grenzwert Berufslebensdosis"]},
+        {"task": QUESTION_DE, "subtasks": ["Jahresdosis Grenzwert"]},  # the question itself: task 0 already
+        {"task": "Ausnahmen der Behörde im Einzelfall prüfen", "subtasks": ["Behörde Einzelfall zulassen Dosis"]}]}
+    state = harness.run(lambda engine: engine.start(QUESTION_DE, "Sample", auto=True))
+    tasks = [t.task for t in state.plan.items]
+    assert tasks == [QUESTION_DE, same["task"], "Ausnahmen der Behörde im Einzelfall prüfen"]
+    assert state.plan.items[1].subtasks == ["Grenzwert effektive Dosis beruflich exponierte Personen",
+                                            "Grenzwert Berufslebensdosis"]  # the repeats' queries join the first
+    assert any("proposed 5 to-dos, some of them the same or the question itself; 2 distinct ones are kept" in w.message
+               for w in harness.of(ev.Warning))

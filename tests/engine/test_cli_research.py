@@ -25,11 +25,12 @@ def test_auto_run_writes_state_plan_and_audit(capsys, sample_paths, fake_llm, tm
     code, out, err = research(capsys, sample_paths, fake_llm, QUESTION_DE, "--db", "Sample", "--auto", "--json",
                               "--out", str(out_dir))
     summary = json.loads(out)
-    assert code == 0
+    assert code == 0, (summary.get("message"), err[-3000:])
     assert (summary["status"], summary["phase"], summary["language"]) == ("done", "report", "de")
     assert summary["message"] == "The report is ready." and summary["run_id"]
     assert summary["plan"]["approved"] and summary["plan"]["items"][0]["task"] == QUESTION_DE
-    # --auto: nobody answers, so no follow-up questions are asked; clarification ends after its analysis
+    # --auto: nobody answers, so no follow-up questions are asked and no analysis is written for nobody to
+    # read; clarification ends after its queries and retrieval, and the plan is an outline of titles and queries
     assert summary["termination"] == "auto" and summary["rounds"] == 1 and summary["usage"]["calls"] >= 5
     assert "round 1 queries" in err and "clarification ended" in err
     for name in ("state.json", "plan.json", "plan.md", "audit.jsonl", "summary.json", "report.md", "report.pdf"):
@@ -37,7 +38,12 @@ def test_auto_run_writes_state_plan_and_audit(capsys, sample_paths, fake_llm, tm
     audit = [json.loads(line) for line in (out_dir / "audit.jsonl").read_text().splitlines()]
     prompts = [e for e in audit if e["type"] == "llm_call"]
     assert prompts and all(e["messages"] and e["attempts"][0]["raw"] for e in prompts)
-    assert "clarify.questions" not in {e["purpose"] for e in prompts} and "questions_asked" not in {e["type"] for e in audit}
+    purposes = [e["purpose"] for e in prompts]
+    assert "clarify.questions" not in purposes and "questions_asked" not in {e["type"] for e in audit}
+    assert "clarify.analyze" not in purposes and purposes.count("plan.propose") == 1
+    outline = next(e for e in prompts if e["purpose"] == "plan.propose")
+    answer = json.loads(outline["attempts"][-1]["raw"])
+    assert "No explanations" in outline["messages"][0]["content"] and set(answer["items"][0]) == {"task", "subtasks"}
     assert json.loads((out_dir / "summary.json").read_text())["run_id"] == summary["run_id"]
 
 

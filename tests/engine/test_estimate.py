@@ -22,7 +22,7 @@ def _ctx(tasks: int, spent_s: float, budget_s: float) -> SimpleNamespace:
     settings = ResearchSettings(time_budget_s=budget_s)
     plan = SimpleNamespace(items=[Todo(id=i, task=f"task {i}") for i in range(tasks)])
     state = SimpleNamespace(plan=plan, later=SimpleNamespace(research=SimpleNamespace(tasks=[])),
-                            usage=SimpleNamespace(seconds=spent_s))
+                            usage=SimpleNamespace(seconds=spent_s, prompt_s=0.0, answer_s=0.0))
     return SimpleNamespace(settings=settings, state=state)
 
 

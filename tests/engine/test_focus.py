@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from desktop.engine.focus import asks_for_figure, focused, states_figure
-from desktop.engine.phase4 import _source_block
+from desktop.engine.findings import source_block
 from desktop.engine.research_state import Finding, QuoteRecord
 
 # StrlSchG § 17 (1), p. 16, as the extraction showed it
@@ -99,5 +99,5 @@ def test_the_synthesis_reads_a_sources_verified_quote_before_the_models_reading(
                         doc_id="d", doc="StrlSchG.pdf", page=16)
     finding = Finding(id="F1", task_id=0, chunk_id="c", doc_id="d", doc="StrlSchG.pdf", page=16, section="§ 17",
                       depth=0, tier=1, relevance=1.0, info="Der Betrieb ist der Behörde anzuzeigen.", quotes=[quote])
-    block = _source_block(1, finding)
+    block = source_block(1, finding)
     assert block.index("vier Wochen") < block.index("Der Betrieb ist der Behörde anzuzeigen.")

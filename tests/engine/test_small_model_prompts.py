@@ -98,8 +98,7 @@ def test_research_queries_are_searches(harness, research_llm) -> None:  # noqa: 
 
 def test_the_plan_says_nothing_is_relevant_only_when_so(harness, research_llm) -> None:  # noqa: ANN001
     """Seen: 'the knowledge base holds nothing relevant' with the answering section among the excerpts."""
-    research_llm.overrides["PlanProposal"] = {"answerable": False, "reason": "Die Wissensbasis enthält dazu nichts.",
-                                              "items": []}
+    research_llm.overrides["PlanOutline"] = {"answerable": False, "items": []}  # --auto asks for an outline
     state = harness.run(lambda engine: engine.start(QUESTION_DE, "Sample", auto=True))
     assert state.plan.answerable and state.plan.note is None
     assert len(_calls(harness, "plan.propose")[0].attempts) == 1  # overruled, not asked again
@@ -110,7 +109,8 @@ def test_the_plan_says_nothing_is_relevant_only_when_so(harness, research_llm) -
 
 def test_extraction_shows_numbered_sentences_and_an_example_in_the_answer_language() -> None:
     messages = P.EXTRACT.render(language="de", max_requests=3, question="Q", scope="-", avoid="-", task="T",
-                                task_context="", registry="StrlSchG.pdf", excerpts="Excerpt S1 (x, p. 1):\n[1] Satz.")
+                                task_context="", registry="StrlSchG.pdf", excerpts="Excerpt S1 (x, p. 1):\n[1] Satz.",
+                                requests_note="")
     system, user = messages[0].content, messages[1].content
     assert '"info": "Prüfaufzeichnungen sind zehn Jahre nach der Prüfung aufzubewahren."' in system
     assert '"quote": [2]' in system and "in German" in system
@@ -159,6 +159,7 @@ def test_a_task_stops_reading_when_a_full_batch_helped_nothing(harness, research
     """Search results come best first: after a batch of them that helped nothing, the rest is not read
     (a small model on a CPU spends half a minute a batch). One or two findings are their own summary."""
     engine_settings.research.extract_concurrency = 1  # one batch a step: the first decides
+    engine_settings.research.extract_batch = 3  # tasks of up to 8 excerpts: several batches each
     engine_settings.research.reference_depth = 0
 
     def extraction(request):  # noqa: ANN001, ANN202
@@ -175,7 +176,7 @@ def test_a_task_stops_reading_when_a_full_batch_helped_nothing(harness, research
     task0, task1 = state.later.research.tasks
     assert task0.extracted == engine_settings.research.extract_batch and task0.skipped_unhelpful > 0
     assert task1.extracted > engine_settings.research.extract_batch and task1.skipped_unhelpful == 0
-    assert any(w.message.startswith("task 0: none of the 4 excerpts just read helped") for w in harness.of(ev.Warning))
+    assert any(w.message.startswith("task 0: none of the 3 excerpts just read helped") for w in harness.of(ev.Warning))
     assert task1.summary is not None and research_llm.calls["TaskSummaryAnswer"] == 0  # 2 findings: no call
     assert task1.summary.summary == " ".join(f.info for f in state.later.research.findings if f.task_id == 1)
 
@@ -198,8 +199,9 @@ def test_a_list_longer_than_its_schema_allows_is_cut_not_rejected() -> None:
 def test_without_an_answer_of_the_user_clarification_ends_without_restating_the_analysis(harness) -> None:  # noqa: ANN001
     state = harness.run(lambda engine: engine.start(QUESTION_DE, "Sample", auto=True))
     assert not _calls(harness, "clarify.finalize") and state.anchor is not None
+    assert not _calls(harness, "clarify.analyze")  # --auto: nobody reads an analysis
     assert state.clarification.research_queries == state.clarification.rounds[0].queries
-    assert state.anchor.scope == state.clarification.rounds[0].analysis.scope
+    assert state.anchor.original_query == QUESTION_DE and state.anchor.scope == ""
 
 
 def test_a_slow_server_reads_fewer_excerpts_within_the_time_budget(harness, research_llm, engine_settings) -> None:  # noqa: ANN001
@@ -220,6 +222,19 @@ def test_a_slow_server_reads_fewer_excerpts_within_the_time_budget(harness, rese
     # the time goes to reading: the summaries are the findings themselves, written by no LLM call
     assert not _calls(harness, "research.summarize")
     assert all(t.summary is not None for t in tasks if any(f.task_id == t.task_id for f in state.later.research.findings))
+    # no time for context requests either, and none for the model's rating of its own answer
+    assert all(P.NO_TIME_FOR_REQUESTS in c.messages[1]["content"] for c in _calls(harness, "research.extract"))
+    assert not _calls(harness, "synthesis.quality") and not state.later.report.quality.assessed
+    assert any(isinstance(e, ev.QualityChecked) and not e.rated for e in harness.events)
+
+
+def test_with_time_left_the_model_may_ask_for_more_text_and_rates_its_answer(harness, research_llm,  # noqa: ANN001
+                                                                           engine_settings) -> None:  # noqa: ANN001
+    engine_settings.research.time_budget_s = 0  # no limit
+    research_llm.plan_items = 1
+    state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
+    assert not any(P.NO_TIME_FOR_REQUESTS in c.messages[1]["content"] for c in _calls(harness, "research.extract"))
+    assert _calls(harness, "synthesis.quality") and state.later.report.quality.assessed
 
 
 def test_without_a_time_budget_every_task_reads_what_the_settings_allow(harness, research_llm, engine_settings) -> None:  # noqa: ANN001

@@ -23,7 +23,10 @@ def test_german_report_has_every_part(report_de: Report) -> None:
     assert "gefunden über Verweis aus: StrlSchV p. 8 § 3" in md
     assert "> **Warnung:** Einige Erkenntnisse wichen vom Thema ab." in md
     assert "Grund: behandelt Lebensmittel, nicht Personendosis; Abweichung 0.81" in md
-    assert "- Gesamt: 325 / 400" in md and "- Überarbeitet: ja (erste Bewertung: 240 / 400)" in md
+    quality = md.split("## Qualität\n\n")[1].split("\n\n")[0].splitlines()
+    assert quality[0] == "- Sätze mit Quellenangabe: 88 %"  # the measured figures lead
+    assert "- Selbsteinschätzung des Sprachmodells: Gesamt: 325 / 400" in quality
+    assert "- Überarbeitet: ja (erste Bewertung: 240 / 400)" in quality
     assert "- Sätze mit Quellenangabe: 88 %" in md and "- Verifizierte Zitate: 67 %" in md
     assert "1. Welche Dosisgrenzwerte gelten? (Status: done)" in md and "   - § 80 StrlSchG" in md
     assert "- Modell: qwen3:8b" in md and "- Embedding-Modell: multilingual-e5-small" in md
@@ -51,7 +54,7 @@ def test_english_labels(report_en: Report) -> None:
     for heading in ("## Answer", "## Sources", "## Findings", "### Primary", "## Quality", "## Run"):
         assert f"\n{heading}\n" in md
     assert f"[1] Radiation Act.pdf, p. 5, Section 80 — “{quote_1}” (verified)" in md
-    assert "- Revised: no" in md and "- Total: 325 / 400" in md
+    assert "- Revised: no" in md and "- The language model's self-rating: Total: 325 / 400" in md
     assert "reached through a reference in: Radiation Act p. 5 Section 80" in md
 
 

@@ -152,6 +152,12 @@ class ResearchLLM:
             tasks = [t["task"], t["task2"], t["task3"]] * 5
             return {"answerable": True, "reason": "", "items": [
                 {"task": tasks[i], "context": t["context"], "subtasks": [t["task3"]]} for i in range(self.plan_items)]}
+        if title == "PlanOutline":
+            if not self.answerable:
+                return {"answerable": False, "items": []}
+            tasks = [t["task"], t["task2"], t["task3"]] * 5
+            return {"answerable": True, "items": [{"task": tasks[i], "subtasks": [t["queries"][i % 5]]}
+                                                  for i in range(self.plan_items)]}
         if title == "SynthesisAnswer":
             return self.synthesis(language, prompt)
         if title == "TaskSummaryAnswer":

@@ -274,16 +274,20 @@ def test_llm_text_is_escaped_everywhere(view: ReportView) -> None:
 # --- quality, run, buttons ---------------------------------------------------------------------------------
 
 
-def test_gauges_show_the_totals(view: ReportView) -> None:
-    assert (view.total_gauge.value(), view.total_gauge.maximum(), view.total_gauge.text()) == (325, 400, "325 / 400")
-    assert view.total_gauge.caption() == "Qualität"
+def test_gauges_show_measured_figures_and_the_self_rating_is_labelled_as_that(view: ReportView) -> None:
+    """The gauges show what the engine measured (a 1.5B model rated its own answer 400/400); the model's
+    rating is in the quality tab, named as its own."""
+    assert (view.verified_gauge.value(), view.verified_gauge.maximum(), view.verified_gauge.text()) == (2 / 3, 1.0, "67 %")
+    assert view.verified_gauge.caption() == "Verifizierte Zitate"
     assert view.cited_gauge.text() == "88 %" and view.cited_gauge.caption() == "Sätze mit Quellenangabe"
-    image = view.total_gauge.grab().toImage()
-    green = QColor("#2e7d32")  # 325/400 is in the green band
+    image = view.cited_gauge.grab().toImage()
+    green = QColor("#2e7d32")  # 88 % is in the green band
     assert any(image.pixelColor(x, y) == green for x in range(image.width()) for y in range(image.height()))
     text = view.quality_browser.toPlainText()
-    for part in ("Belegtheit", "85 / 100", "Vollständigkeit", "70 / 100", "Struktur", "Zitierungen",
-                 "Verifizierte Zitate", "67 %", "ja (erste Bewertung: 240 / 400)", "Gut belegt."):
+    assert text.index("Sätze mit Quellenangabe") < text.index("Selbsteinschätzung des Sprachmodells")
+    for part in ("Selbsteinschätzung des Sprachmodells: Belegtheit", "85 / 100", "Vollständigkeit", "70 / 100",
+                 "Struktur", "Zitierungen", "Verifizierte Zitate", "67 %", "ja (erste Bewertung: 240 / 400)",
+                 "Gut belegt."):
         assert part in text, part
 
 
@@ -345,12 +349,13 @@ def test_a_dark_palette_re_renders_with_readable_colours(view: ReportView) -> No
 
 
 def test_an_evidence_report_shows_no_grades(view: ReportView, report: Report) -> None:
-    """Zeros that no reviewer gave are not grades: the gauge and the quality tab say 'not assessed'."""
+    """Zeros that no rater gave are not grades: the quality tab says 'not assessed'; the gauges stay measured."""
     quality = report.quality.model_copy(update={"assessed": False, "grounding": 0, "completeness": 0, "structure": 0,
                                                 "citations": 0, "total": 0, "revised": False, "first_total": None,
                                                 "notes": "Das Sprachmodell konnte keine verwendbare Antwort schreiben."})
     view.show_report(report.model_copy(update={"kind": "evidence", "quality": quality}))
-    assert view.total_gauge.text() == "—" and view.total_gauge.caption() == "Qualität: nicht bewertet"
+    assert view.verified_gauge.text() == "67 %"  # measured, whoever wrote the answer
     text = view.quality_browser.toPlainText()
-    assert "Belegtheit" in text and "nicht bewertet" in text and not re.search(r"\b0 / (100|400)", text)
+    assert "Selbsteinschätzung des Sprachmodells" in text and "nicht bewertet" in text
+    assert not re.search(r"\b0 / (100|400)", text)
     assert "keine verwendbare Antwort" in text

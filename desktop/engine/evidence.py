@@ -1,0 +1,264 @@
+"""Evidence the engine gathers without the model: the first half of reading a research task.
+
+A careful researcher with a slow assistant reads widely and cheaply first and spends the expensive
+reader on what matters. For one task the engine searches with the task and its queries (hybrid,
+fused), cuts each chunk found to the sentences that answer the task best (``focus.score``: the
+question's words, and a figure where the question asks for one), leaves out what the run already
+gathered (the same chunk, or the same sentences standing in another document), and follows the
+statute references in those sentences — "§ 5 Absatz 2", "Anlage 4", "§ 3 Absatz 1 des Atomgesetzes" —
+through the resolver to the best chunk of the unit they name, depth by depth. So every run whose
+evidence cites a § or an Anlage follows it, whatever the model. The model then reads this compact,
+numbered evidence (``extraction.py``): a few sentences with their document, page and section instead
+of whole chunks, several times the sources in the tokens four chunks cost.
+
+Everything here is blocking knowledge-base work; a step runs ``gather`` in one of its worker threads.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from rapidfuzz import fuzz
+
+from desktop.engine.focus import asks_for_figure, score
+from desktop.engine.research_state import WorkItem
+from desktop.engine.sentences import units
+from desktop.kb.database import KnowledgeBase
+from desktop.kb.models import Chunk, ResolvedReference
+from desktop.kb.search import rrf
+
+MAX_WORDS = 90  # an evidence item's sentences together: about a paragraph, 100-150 tokens
+MAX_SENTENCES = 3
+SECOND_SHARE = 0.4  # another sentence joins the best one when it scores this share of it
+REFERENCES_PER_ITEM = 2  # references followed from one item: a statute sentence may cite a dozen units
+DUPLICATE = 92  # rapidfuzz ratio at which an item's sentences repeat what was gathered already
+SMALL_UNIT = 2  # a unit of at most this many chunks is followed into whatever its closest chunk says
+SPEAKS = 0.2  # of a longer unit, the closest chunk must hold this share of the aim (focus.score) in a sentence
+# A sentence that leans on the one before it ("Dies gilt …", "Satz 1 gilt entsprechend", "Abweichend von …").
+_CONTINUES = re.compile(r"^(?:[a-zäöü]|(?:Dies|Das|Diese[rs]?|Dabei|Dazu|Daneben|Danach|Hierbei|Hierfür|Sie|Er|Es|"
+                        r"Satz \d|Die Sätze|Abweichend|Im Fall|Ferner|Außerdem|This|These|Such|It|They|In that case|"
+                        r"Paragraph \(\d)\b)")
+
+
+@dataclass(frozen=True)
+class Aim:
+    """What a task's evidence should answer: the research question, the task and its queries. The queries
+    are written in the documents' language, so an English question over German statutes still picks the
+    German sentences; a figure counts where the question asks for one."""
+
+    text: str
+    wants_figure: bool
+
+    @classmethod
+    def of(cls, question: str, task: str, queries: list[str]) -> "Aim":
+        return cls(" ".join(dict.fromkeys([question, task, *queries])), asks_for_figure(question))
+
+
+@dataclass(frozen=True)
+class Limits:
+    room: int  # evidence items the task may read, searched and followed together
+    per_query: int  # search results per query
+    depth: int  # how deep references are followed
+    per_doc: int  # references followed into one document per task
+    fusion_k: int = 60  # reciprocal rank fusion constant for the task's query results
+
+
+@dataclass
+class Followed:
+    """A reference followed: the item it led to and what the user is told about it."""
+
+    item: WorkItem
+    reference: str
+    unit: str  # "doc_id|§ 5": the unit it led into, followed once per task
+    doc_id: str
+    doc: str
+    page: int
+    section: str | None
+
+
+@dataclass
+class Gathered:
+    """What ``gather`` found for a task: the items in reading order (each followed item right after the
+    item that cites it), the references followed, and how many candidates the search turned up."""
+
+    items: list[WorkItem] = field(default_factory=list)
+    followed: list[Followed] = field(default_factory=list)
+    candidates: int = 0
+    duplicates: int = 0
+    capped: list[str] = field(default_factory=list)  # documents no longer followed into (``Limits.per_doc``)
+
+
+def cut(text: str, aim: Aim, language: str) -> list[int]:
+    """The numbers (``sentences.units``) of the sentences of ``text`` that answer ``aim`` best: the best one,
+    the next ones that score at least ``SECOND_SHARE`` of it, and the sentence before the first when it only
+    continues that one; in their order, at most ``MAX_SENTENCES`` within ``MAX_WORDS``. A short chunk is
+    shown whole."""
+    found = units(text)
+    if len(found) <= 2 or len(text.split()) <= MAX_WORDS // 2:
+        return [u.number for u in found]
+    sentence = {u.number: text[u.start:u.end] for u in found}
+    scores = {n: score(aim.text, s, language, aim.wants_figure) for n, s in sentence.items()}
+    ranked = sorted(scores, key=lambda n: (-scores[n], n))
+    if scores[ranked[0]] <= 0:  # nothing of the aim stands in it (a reference target, a served neighbour)
+        ranked = [n for n in ranked if len(sentence[n].split()) >= 4] or ranked
+        ranked.sort()
+    best = ranked[0]
+    chosen = [best] + ([best - 1] if best > 1 and _CONTINUES.match(sentence[best]) else [])
+    chosen += [n for n in ranked[1:] if n not in chosen and scores[n] >= SECOND_SHARE * scores[best] > 0]
+    return _within(sorted(set(chosen)), sentence, chosen)
+
+
+def cut_text(text: str, aim: Aim, language: str) -> str:
+    """The text of ``text``'s best sentences for ``aim`` (what an evidence item of it shows)."""
+    by_number = {u.number: u for u in units(text)}
+    return " ".join(text[by_number[n].start:by_number[n].end] for n in cut(text, aim, language)) or text
+
+
+def _within(numbers: list[int], sentence: dict[int, str], priority: list[int]) -> list[int]:
+    """At most ``MAX_SENTENCES`` of ``numbers`` and ``MAX_WORDS`` words, the first in ``priority`` kept."""
+    kept = [priority[0]]
+    words = len(sentence[priority[0]].split())
+    for n in priority[1:]:
+        size = len(sentence[n].split())
+        if len(kept) < MAX_SENTENCES and words + size <= MAX_WORDS:
+            kept.append(n)
+            words += size
+    return [n for n in numbers if n in kept]
+
+
+def shown_text(chunk: Chunk, numbers: list[int]) -> str:
+    """The sentences of an item as one text (what duplicates and references are judged on)."""
+    by_number = {u.number: u for u in units(chunk.text)}
+    return " ".join(chunk.text[by_number[n].start:by_number[n].end] for n in numbers if n in by_number) or chunk.text
+
+
+def where(chunk: Chunk, doc: str) -> str:
+    return f"{doc}, p. {chunk.page}" + (f", {chunk.section}" if chunk.section else "")
+
+
+class Gatherer:
+    """Gathers one task's evidence in a worker thread: its own copy of what the run has gathered, so the
+    step's state is changed only on the loop, with the result."""
+
+    def __init__(self, kb: KnowledgeBase, aim: Aim, limits: Limits, seen: list[WorkItem], followed_units: list[str],
+                 doc_names: dict[str, str]) -> None:
+        self.kb = kb
+        self.aim = aim
+        self.limits = limits
+        self.seen = {w.chunk_id for w in seen}
+        self.followed_units = set(followed_units)
+        self.doc_names = doc_names
+        self.doc_follows: dict[str, int] = {}
+        self.capped: set[str] = set()
+        known = kb.catalog.chunks_by_id([w.chunk_id for w in seen])
+        self.texts = [shown_text(known[w.chunk_id], w.units) for w in seen if w.chunk_id in known]
+
+    def gather(self, queries: list[str]) -> Gathered:
+        result = Gathered()
+        if self.limits.room <= 0:
+            return result
+        hits = self.kb.search_many(queries, self.limits.per_query)
+        scores = rrf([[h.chunk_id for h in found] for found in hits], self.limits.fusion_k)
+        ranked = sorted(scores, key=lambda c: -scores[c])
+        result.candidates = len(ranked)
+        chunks = self.kb.catalog.chunks_by_id(ranked)
+        searched: list[tuple[WorkItem, Chunk]] = []
+        for chunk_id in ranked:
+            if len(searched) >= self.limits.room or chunk_id not in chunks:
+                continue
+            if (found := self._item(chunks[chunk_id], score=round(scores[chunk_id], 4))) is None:
+                result.duplicates += 1
+                continue
+            searched.append((found, chunks[chunk_id]))
+        reference_room = self.limits.room // 2 if self.limits.depth and self.limits.room > 1 else 0
+        children = self._follow(searched, reference_room, result)
+        keep = searched[: max(1, self.limits.room - len(result.followed))]
+        for item, _ in keep:  # each followed item right after the one that cites it
+            result.items.append(item)
+            result.items += children.get(item.chunk_id, [])
+        orphans = [f.item for f in result.followed if f.item not in result.items]  # their citing item fell out
+        result.items += orphans
+        result.capped = sorted(self.capped)
+        return result
+
+    def _item(self, chunk: Chunk, **fields: object) -> WorkItem | None:
+        """The chunk cut to its best sentences, or None when the run has it already (or its sentences)."""
+        if chunk.chunk_id in self.seen:
+            return None
+        numbers = cut(chunk.text, self.aim, chunk.language)
+        text = shown_text(chunk, numbers)
+        if len(text.split()) >= 8 and any(fuzz.partial_ratio(text, other) >= DUPLICATE for other in self.texts
+                                          if len(other) >= len(text) * 0.5):
+            return None
+        self.seen.add(chunk.chunk_id)
+        self.texts.append(text)
+        return WorkItem(chunk_id=chunk.chunk_id, units=numbers, **fields)  # type: ignore[arg-type]
+
+    def _follow(self, searched: list[tuple[WorkItem, Chunk]], room: int, result: Gathered) -> dict[str, list[WorkItem]]:
+        """Follow the references in the items' sentences, breadth first to ``limits.depth``, at most ``room``
+        items; returns the followed items by the chunk id of the item that cites them."""
+        children: dict[str, list[WorkItem]] = {}
+        level = searched
+        for depth in range(1, self.limits.depth + 1):
+            following: list[tuple[WorkItem, Chunk]] = []
+            for item, chunk in level:
+                for child, child_chunk, ref, unit in self._references(item, chunk, depth, room - len(result.followed)):
+                    children.setdefault(_root(item, children), []).append(child)
+                    result.followed.append(Followed(child, ref, unit, child_chunk.doc_id,
+                                                    self.doc_names.get(child_chunk.doc_id, ""), child_chunk.page,
+                                                    child_chunk.section))
+                    following.append((child, child_chunk))
+            level = following
+        return children
+
+    def _references(self, item: WorkItem, chunk: Chunk, depth: int, room: int) -> list[tuple[WorkItem, Chunk, str, str]]:
+        """Items for the references in ``item``'s sentences: each unit once per task, never the item's own
+        unit, at most ``limits.per_doc`` into one document, ``REFERENCES_PER_ITEM`` from one item and
+        ``room`` in all."""
+        out: list[tuple[WorkItem, Chunk, str, str]] = []
+        if room <= 0:
+            return out
+        origin = where(chunk, self.doc_names.get(chunk.doc_id, ""))
+        for ref in self._cited(chunk, item.units):
+            for target in ref.targets:
+                unit = f"{target.doc_id}|{target.section}"
+                if (len(out) >= min(REFERENCES_PER_ITEM, room) or not target.chunk_ids or target.doc_id is None
+                        or unit in self.followed_units or (target.doc_id, target.section) == (chunk.doc_id, chunk.section)):
+                    continue
+                if self.doc_follows.get(target.doc_id, 0) >= self.limits.per_doc:
+                    self.capped.add(target.doc_id)
+                    continue
+                best = next((c for c, _ in self.kb.rank(self.aim.text, target.chunk_ids) if c not in self.seen), None)
+                found = self.kb.catalog.chunks_by_id([best]).get(best) if best else None
+                if found is not None and len(target.chunk_ids) > SMALL_UNIT and not self._speaks_to_aim(found):
+                    continue  # a long annex whose closest chunk says nothing of the task (a list of nuclides)
+                child = self._item(found, depth=depth, referenced_from=item.chunk_id, via=ref.reference.text,
+                                   origin=origin) if found else None
+                if child is None or found is None:
+                    continue
+                self.followed_units.add(unit)
+                self.doc_follows[target.doc_id] = self.doc_follows.get(target.doc_id, 0) + 1
+                out.append((child, found, ref.reference.text, unit))
+        return out
+
+
+    def _speaks_to_aim(self, chunk: Chunk) -> bool:
+        """A sentence of the chunk holds more of the aim than the unit's own name ("Anlage")."""
+        return any(score(self.aim.text, chunk.text[u.start:u.end], chunk.language, self.aim.wants_figure) >= SPEAKS
+                   for u in units(chunk.text))
+
+    def _cited(self, chunk: Chunk, numbers: list[int]) -> list[ResolvedReference]:
+        """The references standing in the shown sentences, resolved with the whole chunk as their context
+        (a bare "Absatz 1" at a sentence's start belongs to the chunk's own §)."""
+        spans = [(u.start, u.end) for u in units(chunk.text) if not numbers or u.number in numbers]
+        return [r for r in self.kb.references(chunk.text, chunk.doc_id)
+                if any(a <= r.reference.start < b for a, b in spans)]
+
+
+def _root(item: WorkItem, children: dict[str, list[WorkItem]]) -> str:
+    """The searched item a followed one hangs under (a depth-2 item under the root of its parent)."""
+    for root, kids in children.items():
+        if any(k.chunk_id == item.chunk_id for k in kids):
+            return root
+    return item.chunk_id

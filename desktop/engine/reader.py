@@ -1,0 +1,163 @@
+"""The excerpts of one reading conversation, as the model sees them, and the context it may ask for.
+
+An excerpt is evidence the engine gathered (``evidence.py``: a few sentences of a chunk, numbered anew
+from [1], with "(…)" where the chunk's other sentences are left out) or text served on the model's
+request. Requests — the interactive retrieval of the design — are served from the knowledge base, each
+once: ``neighbours`` shows the whole chunk of an excerpt that showed only part of it, then the chunks
+around it; ``pages`` a document's pages; ``keyword`` an exact-words search in a document; ``semantic`` a
+search, optionally filtered. All of it is blocking work: the step calls ``Reader.open`` and
+``Reader.serve`` in its worker threads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from desktop.engine.research_state import WorkItem
+from desktop.engine.schemas import ContextRequest
+from desktop.engine.sentences import Unit, numbered
+from desktop.kb.database import KnowledgeBase
+from desktop.kb.errors import KbError
+from desktop.kb.models import DocumentInfo, SearchFilter
+
+_MAX_REGISTRY = 40
+_PAGES_PER_REQUEST = 2
+
+
+@dataclass(frozen=True)
+class Source:
+    """An excerpt the LLM has seen, by its label, with its numbered sentences."""
+
+    label: str
+    doc: DocumentInfo
+    page: int
+    section: str | None
+    chunk_id: str | None
+    text: str  # the whole chunk (or page): quotes are cut from it and verified against it
+    units: tuple[Unit, ...]  # the sentences shown, by the numbers the model read, with offsets in ``text``
+    shown: str  # the numbered text the model read
+    item: WorkItem | None = None  # the evidence it was read for (None: served on request)
+    note: str | None = None
+    title: str | None = None  # the section's title
+    partial: bool = False  # some of the chunk's sentences are left out
+
+    def header(self) -> str:
+        section = " ".join(x for x in (self.section, self.title) if x)
+        where = f"{self.doc.file_name}, p. {self.page}" + (f", {section}" if section else "")
+        return where + (f"; {self.note}" if self.note else "")
+
+    def block(self) -> str:
+        return f"Excerpt {self.label} ({self.header()}):\n{self.shown}"
+
+
+def registry_line(docs: list[DocumentInfo]) -> str:
+    """The documents the LLM may name in requests and filters."""
+    items = []
+    for d in docs[:_MAX_REGISTRY]:
+        extra = [x for x in (d.short_name, ("tags: " + ", ".join(d.tags)) if d.tags else None) if x]
+        items.append(d.file_name + (f" ({'; '.join(extra)})" if extra else ""))
+    more = f"; and {len(docs) - _MAX_REGISTRY} more" if len(docs) > _MAX_REGISTRY else ""
+    return "; ".join(items) + more
+
+
+@dataclass
+class Reader:
+    """The excerpts of one batch conversation; serves context requests from the knowledge base, each once."""
+
+    kb: KnowledgeBase
+    docs: dict[str, DocumentInfo]
+    sources: dict[str, Source] = field(default_factory=dict)
+    asked: set[str] = field(default_factory=set)
+    shown: set[tuple[str, int, str | None, bool]] = field(default_factory=set)
+
+    def open(self, items: list[WorkItem], notes: dict[str, str]) -> None:
+        """The batch's evidence as excerpts (``notes`` by chunk id: how a followed reference led there);
+        a chunk removed from the knowledge base since it was gathered is left out."""
+        chunks = self.kb.catalog.chunks_by_id([i.chunk_id for i in items])
+        for item in items:
+            chunk = chunks.get(item.chunk_id)
+            if chunk is not None and chunk.doc_id in self.docs:
+                self.add(self.docs[chunk.doc_id], chunk.page, chunk.section, chunk.chunk_id, chunk.text, item,
+                         notes.get(item.chunk_id), chunk.section_title, item.units)
+
+    def add(self, doc: DocumentInfo, page: int, section: str | None, chunk_id: str | None, text: str,
+            item: WorkItem | None = None, note: str | None = None, title: str | None = None,
+            only: list[int] | None = None) -> Source | None:
+        shown, units = numbered(text, only)
+        partial = bool(only) and len(units) < len(numbered(text)[1])
+        key = (doc.doc_id, page, chunk_id, partial)
+        if key in self.shown or (doc.doc_id, page, chunk_id, False) in self.shown:
+            return None  # shown already (whole, or this part)
+        self.shown.add(key)
+        source = Source(f"S{len(self.sources) + 1}", doc, page, section, chunk_id, text, tuple(units), shown, item,
+                        note, title, partial)
+        self.sources[source.label] = source
+        return source
+
+    def serve(self, requests: list[ContextRequest], limit: int) -> tuple[list[Source], list[str]]:
+        new: list[Source] = []
+        notes: list[str] = []
+        for i, req in enumerate(requests):
+            if i >= limit:
+                notes.append(f"Only {limit} requests are served per turn; the rest were ignored.")
+                break
+            key = req.model_dump_json()
+            if key in self.asked:
+                notes.append(f"Request {i + 1} ({req.kind}) repeats an earlier one; it was served already.")
+                continue
+            self.asked.add(key)
+            try:
+                got = self._serve_one(req)
+            except (KbError, ValueError) as exc:
+                notes.append(f"Request {i + 1} ({req.kind}) could not be served: {exc}")
+                continue
+            if not got:
+                notes.append(f"Request {i + 1} ({req.kind}) found nothing new.")
+            new += got
+        return new, notes
+
+    def served(self) -> int:
+        """Excerpts served on request in this conversation."""
+        return sum(1 for s in self.sources.values() if s.item is None)
+
+    def _doc(self, ref: str) -> DocumentInfo:
+        if not ref.strip():
+            raise ValueError("it names no document")
+        found = self.kb.find_document(ref.strip())
+        return self.docs.get(found.doc_id, found)
+
+    def _neighbours(self, req: ContextRequest) -> list[Source]:
+        source = self.sources.get(req.source.strip().upper() or "S1")
+        if source is None or source.chunk_id is None:
+            raise ValueError(f"there is no excerpt '{req.source}' to extend")
+        if source.partial:  # first the rest of its own passage
+            whole = self.add(source.doc, source.page, source.section, source.chunk_id, source.text, title=source.title)
+            if whole is not None:
+                return [whole]
+        chunks = self.kb.neighbours(source.chunk_id, 1, 1)
+        return [s for c in chunks
+                if (s := self.add(self.docs[c.doc_id], c.page, c.section, c.chunk_id, c.text, title=c.section_title))]
+
+    def _serve_one(self, req: ContextRequest) -> list[Source]:
+        kb = self.kb
+        if req.kind == "neighbours":
+            return self._neighbours(req)
+        if req.kind == "pages":
+            doc = self._doc(req.doc)
+            first = req.page_from or 0
+            if not 1 <= first <= doc.pages:
+                raise ValueError(f"{doc.file_name} has pages 1 to {doc.pages}")
+            last = min(req.page_to or first, first + _PAGES_PER_REQUEST - 1, doc.pages)
+            pages = kb.pages(doc.doc_id, first, max(first, last))
+            return [s for p in pages if (s := self.add(doc, p.page, None, None, p.text))]
+        if not req.query.strip():
+            raise ValueError("it has no query")
+        if req.kind == "keyword":
+            hits = kb.keyword_search(self._doc(req.doc).doc_id, req.query, k=3)
+        else:
+            filt = SearchFilter(docs=[self._doc(req.doc).doc_id] if req.doc.strip() else None,
+                                tags=[req.tag] if req.tag.strip() else None, page_from=req.page_from or None,
+                                page_to=req.page_to or None)
+            hits = kb.search(req.query, k=3, filt=None if filt.is_empty() else filt)
+        return [s for h in hits
+                if (s := self.add(self.docs[h.doc_id], h.page, h.section, h.chunk_id, h.text, title=h.section_title))]

@@ -1,0 +1,81 @@
+"""What may stand in an answer: deterministic checks of a statement the model wrote, against the question
+and the text, before it is rendered with its citations.
+
+Seen with a 1.5B model, each statement verbatim-cited, so the citation check passed them all: after a
+right first sentence, two sentences on an unrelated ordinance power and a numbered fragment ("1. daß die
+Aufsuchung …"); a sentence about how to read the rule; an answer ending in a garbled word ("… Einvernehmen
+hîs"); an English answer over German statutes saying twice "… are as follows:" and nothing after it; and
+an "open points" list holding a garbled copy of the plan's scope. A statement that fails here is left out
+of the answer (the findings it rests on stay in the findings); an open point must be a gap the model
+named, not a copy of the scope, the question or a task.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rapidfuzz import fuzz
+
+from desktop.engine.support import content_terms, holds
+
+# An enumeration's item or a clause cut out of one: "1. daß …", "a) die …", "(2) …", "- …".
+_LIST_ITEM = re.compile(r"^\s*(?:\(?\d{1,3}[.)]|\(?[a-z]{1,2}\)|[-–•])\s+")
+# A lead-in with nothing after it: "… are as follows:", "… wie folgt.", "Folgende Fristen gelten:".
+_ANNOUNCES = re.compile(r"(?::\s*$|\b(?:as follows|the following|wie folgt|folgende[nrs]?)\W*$)", re.I)
+# Letters a German or English answer is written in; any other one the sources do not have is garbage.
+_OWN_LETTERS = re.compile(r"[A-Za-zÄÖÜäöüß]")
+_WORD = re.compile(r"\w+", re.UNICODE)
+MIN_WORDS = 4
+MIN_TERMS = 3  # content words a statement needs before it is judged off the question
+_NUMBER_WORDS = frozenset("zwei drei vier fünf funf sechs sieben acht neun zehn zwölf zwolf zwanzig dreißig hundert "
+                          "tausend three four five seven eight nine twelve twenty thirty hundred thousand".split())
+SAME_AS_SCOPE = 85  # rapidfuzz partial ratio at which an open point restates the scope, question or a task
+
+
+def fragment(text: str) -> bool:
+    """A list item, a clause starting in lower case, a lead-in without its list, or a few words."""
+    plain = text.strip().lstrip("„“\"'»«")
+    return (len(plain.split()) < MIN_WORDS or bool(_LIST_ITEM.match(plain)) or plain[:1].islower()
+            or bool(_ANNOUNCES.search(plain)))
+
+
+def garbled(text: str, sources: list[str]) -> str | None:
+    """The first word with a letter neither German nor English writes and no source holds ("hîs")."""
+    known = " ".join(sources)
+    for word in _WORD.findall(text):
+        letters = [ch for ch in word if ch.isalpha()]
+        if any(not _OWN_LETTERS.match(ch) for ch in letters) and word not in known:
+            return word
+    return None
+
+
+def off_question(text: str, aims: list[str], language: str) -> bool:
+    """No content word of the statement stands in the question, its research queries or its tasks (a German
+    compound counts for its first part): it does not address what was asked. A statement of fewer than
+    ``MIN_TERMS`` content words ("Zwei Wochen.") is not judged."""
+    claimed = {t for t in content_terms(text, language) if not t[0].isdigit() and t not in _NUMBER_WORDS}
+    if len(claimed) < MIN_TERMS:
+        return False
+    wanted = set().union(*(content_terms(a, language) for a in aims)) if aims else set()
+    return not any(holds(t, wanted) for t in claimed)
+
+
+def why_left_out(text: str, aims: list[str], sources: list[str], language: str) -> str | None:
+    """Why a statement may not stand in the answer ('fragment', 'garbled', 'off_question'), or None."""
+    if fragment(text):
+        return "fragment"
+    if garbled(text, sources):
+        return "garbled"
+    if off_question(text, aims, language):
+        return "off_question"
+    return None
+
+
+def real_gap(point: str, restated: list[str], sources: list[str]) -> bool:
+    """An open point the model named itself: not a (garbled) copy of the scope, the question or a task,
+    not a fragment, no garbled word."""
+    plain = " ".join(point.split())
+    if fragment(plain) or garbled(plain, sources):
+        return False
+    return not any(fuzz.partial_ratio(plain.casefold(), " ".join(r.split()).casefold()) >= SAME_AS_SCOPE
+                   for r in restated if r.strip())

@@ -1,0 +1,88 @@
+"""Evidence the engine gathers without the model (evidence.py), over the sample laws: the best sentences of
+each chunk, references in them followed to the unit they name, nothing gathered twice; and how the model
+is shown it (numbered anew, "(…)" where text is left out, quotes never spanning left-out text)."""
+
+from __future__ import annotations
+
+from desktop.engine.evidence import Aim, Gatherer, Limits, cut, shown_text
+from desktop.engine.research_state import WorkItem
+from desktop.engine.sentences import GAP, numbered, quotes, units
+from desktop.kb.database import KnowledgeBase
+
+VERBRINGUNG = "Wann ist für ein Versandstück über den Freigrenzen der Anlage 4 keine Genehmigung der Verbringung erforderlich?"
+QUERY = "Versandstück Freigrenzen Anlage 4 Genehmigung Verbringung nicht erforderlich"
+DOSE = "Welche effektive Jahresdosis darf eine beruflich exponierte Person höchstens erhalten?"
+
+
+def _gather(kb: KnowledgeBase, question: str, queries: list[str], room: int = 8, seen: list[WorkItem] = (),  # type: ignore[assignment]
+            depth: int = 2) -> tuple[Gatherer, object]:
+    names = {d.doc_id: d.file_name for d in kb.documents()}
+    gatherer = Gatherer(kb, Aim.of(question, question, queries[1:]), Limits(room, 5, depth, 6), list(seen), [], names)
+    return gatherer, gatherer.gather(queries)
+
+
+def test_a_chunk_is_cut_to_the_sentences_that_answer() -> None:
+    text = ("§ 78 Grenzwerte für beruflich exponierte Personen\n(1) Der Grenzwert der effektiven Dosis beträgt für "
+            "beruflich exponierte Personen 20 Millisievert im Kalenderjahr. Die zuständige Behörde kann im "
+            "Einzelfall für ein einzelnes Jahr eine effektive Dosis von 50 Millisievert zulassen. (2) Der Grenzwert "
+            "der Organ-Äquivalentdosis beträgt für die Augenlinse 20 Millisievert im Kalenderjahr. (3) Für "
+            "beruflich exponierte Personen unter 18 Jahren beträgt der Grenzwert der effektiven Dosis 1 "
+            "Millisievert im Kalenderjahr. (4) Die Sätze 1 bis 3 gelten auch für Studierende, die ihre Ausbildung "
+            "in einer Einrichtung absolvieren, in der sie beruflich exponiert werden können.")
+    chosen = cut(text, Aim.of(DOSE, DOSE, []), "de")
+    sentences = {u.number: text[u.start:u.end] for u in units(text)}
+    assert sentences[chosen[0]].startswith("(1) Der Grenzwert der effektiven Dosis beträgt")  # the figure asked for
+    assert len(chosen) <= 3 and sum(len(sentences[n].split()) for n in chosen) <= 90
+    assert not any(sentences[n].startswith("§ 78") for n in chosen)  # a heading answers nothing
+    continued = "(1) Die Behörde prüft den Antrag auf Zulassung gründlich. " + "Dabei stellt sie fest, welche Dosis " \
+        "eine beruflich exponierte Person im Jahr höchstens erhalten darf: 20 Millisievert. " + "Weitere Sätze folgen. " * 12
+    picked = [continued[u.start:u.end] for u in units(continued) if u.number in cut(continued, Aim.of(DOSE, DOSE, []), "de")]
+    assert picked[:2] == ["(1) Die Behörde prüft den Antrag auf Zulassung gründlich.",  # "Dabei …" leans on it
+                          "Dabei stellt sie fest, welche Dosis eine beruflich exponierte Person im Jahr höchstens "
+                          "erhalten darf: 20 Millisievert."]
+    assert cut("Kurzer Absatz. Zweiter Satz.", Aim.of(DOSE, DOSE, []), "de") == [1, 2]  # shown whole
+
+
+def test_references_in_the_evidence_are_followed_to_the_unit_they_name(sample_kb: KnowledgeBase) -> None:
+    """§ 12 StrlSchV: "… soweit eine Genehmigung nach § 3 Absatz 1 des Atomgesetzes vorliegt …" leads to § 3 AtG,
+    read right after the item that cites it; a long annex whose closest chunk says nothing of the task (Anlage 4,
+    a list of nuclides) is not followed."""
+    _, found = _gather(sample_kb, VERBRINGUNG, [VERBRINGUNG, QUERY])
+    chunks = sample_kb.catalog.chunks_by_id([i.chunk_id for i in found.items])
+    names = {d.doc_id: d.file_name for d in sample_kb.documents()}
+    where = [(names[chunks[i.chunk_id].doc_id], chunks[i.chunk_id].section, i.depth) for i in found.items]
+    atg = next(i for i in found.items if where[found.items.index(i)][:2] == ("AtG.pdf", "§ 3"))
+    assert atg.depth == 1 and atg.via == "§ 3 Absatz 1 des Atomgesetzes" and atg.origin.startswith("StrlSchV.pdf, p. 8, § 12")
+    citing = found.items[found.items.index(atg) - 1]
+    assert citing.chunk_id == atg.referenced_from or found.items[found.items.index(atg) - 2].chunk_id == atg.referenced_from
+    assert "§ 3 Absatz 1 des Atomgesetzes" in shown_text(chunks[atg.referenced_from], next(
+        i.units for i in found.items if i.chunk_id == atg.referenced_from))  # it stands in the evidence shown
+    assert ("StrlSchV.pdf", "Anlage 4", 1) not in where
+    assert len(found.items) <= 8 and sum(1 for *_, d in where if d) == len(found.followed) <= 4
+    assert all(f.item.depth <= 2 for f in found.followed)
+
+
+def test_a_paragraph_of_the_items_own_section_is_not_followed(sample_kb: KnowledgeBase) -> None:
+    """"(2) Absatz 1 gilt entsprechend …" in § 64 StrlSchV means § 64 Absatz 1: resolved with the whole chunk
+    as its context it is the item's own unit (resolved with the sentence alone it landed in § 52)."""
+    _, found = _gather(sample_kb, DOSE, [DOSE, "Grenzwert effektive Dosis beruflich exponierte Personen Kalenderjahr",
+                                         "Behörde Einzelfall höhere Dosis zulassen"])
+    assert not any(f.reference == "Absatz 1" for f in found.followed)
+
+
+def test_what_the_run_gathered_already_is_not_gathered_again(sample_kb: KnowledgeBase) -> None:
+    first_gatherer, first = _gather(sample_kb, DOSE, [DOSE], room=4, depth=0)
+    assert len(first.items) == 4
+    _, again = _gather(sample_kb, DOSE, [DOSE], room=8, seen=first.items, depth=0)
+    assert not {i.chunk_id for i in again.items} & {i.chunk_id for i in first.items}
+    # the same sentences in another chunk are a duplicate too: the gatherer compares what it shows
+    chunk = sample_kb.chunk(first.items[0].chunk_id)
+    assert first_gatherer._item(chunk.model_copy(update={"chunk_id": "copy:1"})) is None
+
+
+def test_evidence_is_numbered_anew_with_gaps_and_a_quote_never_spans_left_out_text() -> None:
+    text = "Erster Satz steht hier. Zweiter Satz folgt hier. Dritter Satz steht dort. Vierter Satz endet hier."
+    shown, found = numbered(text, [1, 3, 4])
+    assert shown == f"[1] Erster Satz steht hier.\n{GAP}\n[2] Dritter Satz steht dort.\n[3] Vierter Satz endet hier."
+    assert quotes(text, found, [1, 2]) == ["Erster Satz steht hier.", "Dritter Satz steht dort."]
+    assert quotes(text, found, [2, 3]) == ["Dritter Satz steht dort. Vierter Satz endet hier."]

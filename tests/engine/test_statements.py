@@ -1,0 +1,78 @@
+"""What may stand in an answer (statements.py, answer.render): the statements and open points a 1.5B model
+wrote, each verbatim-cited, that a reader does not want — fragments, garbled words, sentences off the
+question, a copy of the scope as an "open point" — are left out, with why; and the quality figures the
+engine measures (quality.py), which the model cannot inflate."""
+
+from __future__ import annotations
+
+from desktop.engine.answer import render
+from desktop.engine.checks import foreign
+from desktop.engine.quality import figures_in_quotes
+from desktop.engine.research_state import Finding, QuoteRecord
+from desktop.engine.schemas import Statement, SynthesisAnswer
+from desktop.engine.statements import fragment, garbled, off_question, real_gap
+
+QUESTION = "Welche Frist gilt für die Anzeige des Betriebs eines Kosmetiklasers, und welche Behörde ist zuständig?"
+AIMS = [QUESTION, "Anzeige Betrieb Laser Frist zuständige Behörde", "Fachkunde Laser Schulung"]
+SOURCES = ["Der Betreiber hat den Betrieb der Anlage der zuständigen Behörde spätestens zwei Wochen vor der "
+           "Inbetriebnahme anzuzeigen. Die Bundesregierung wird ermächtigt, durch Rechtsverordnung mit Zustimmung "
+           "des Bundesrates die Aufsuchung von Bodenschätzen zu regeln. 1. daß die Aufsuchung von Bodenschätzen "
+           "im Einvernehmen erfolgt,"]
+
+
+def test_fragments_garbled_words_and_statements_off_the_question_are_recognised() -> None:
+    assert fragment("1. daß die Aufsuchung von Bodenschätzen im Einvernehmen erfolgt")
+    assert fragment("a) die zuständige Behörde")
+    assert fragment("The limits for occupational exposure are as follows:")
+    assert fragment("und wird der Behörde angezeigt.") and fragment("Siehe oben.")
+    assert not fragment("Der Betrieb ist der Behörde zwei Wochen vorher anzuzeigen.")
+    assert garbled("Die Anzeige erfolgt im Einvernehmen hîs.", SOURCES) == "hîs"
+    assert garbled("Die Anzeige erfolgt im Einvernehmen.", SOURCES) is None
+    assert garbled("Die Anzeige nach § 5 Abs. 2 erfolgt zwei Wochen vorher (20 %).", SOURCES) is None
+    assert off_question("Die Bundesregierung wird ermächtigt, die Aufsuchung von Bodenschätzen zu regeln.", AIMS, "de")
+    assert not off_question("Der Betrieb des Lasers ist zwei Wochen vorher anzuzeigen.", AIMS, "de")
+    assert not off_question("Zwei Wochen.", AIMS, "de")  # nothing to judge it by
+
+
+def test_such_statements_are_left_out_of_the_answer_and_say_why() -> None:
+    draft = SynthesisAnswer(
+        answer=[Statement(text="Der Betrieb der Anlage ist der zuständigen Behörde spätestens zwei Wochen vor der "
+                               "Inbetriebnahme anzuzeigen.", sources=[1])],
+        details=[Statement(text="Die Bundesregierung wird ermächtigt, durch Rechtsverordnung die Aufsuchung von "
+                                "Bodenschätzen zu regeln.", sources=[1]),
+                 Statement(text="1. daß die Aufsuchung von Bodenschätzen im Einvernehmen erfolgt", sources=[1]),
+                 Statement(text="Die Anzeige erfolgt bei der zuständigen Behörde im Einvernehmen hîs.", sources=[1])],
+        open=["Welche Frist gilt für die Anzeige des Betriebs eines Kosmetiklasers und welche Behörde ist zuständig",
+              "Ob eine Schulung zur Fachkunde vor dem Betrieb nachzuweisen ist."])
+    shown = render(draft, SOURCES, "de", AIMS, restated=[QUESTION, "Umfang: Anzeige und Zuständigkeit beim Laser"])
+    assert shown.markdown.startswith("Der Betrieb der Anlage ist der zuständigen Behörde spätestens zwei Wochen")
+    assert [why for why, _ in shown.left_out] == ["off_question", "fragment", "garbled"]
+    assert "Bodenschätzen" not in shown.markdown and "hîs" not in shown.markdown
+    # the open points: the model's own gap stays, a copy of the question is no gap
+    assert shown.markdown.endswith("**Offen:**\n- Ob eine Schulung zur Fachkunde vor dem Betrieb nachzuweisen ist.")
+    assert not real_gap("Umfang: Anzeige und Zuständigkeit beim Lase", ["Umfang: Anzeige und Zuständigkeit beim Laser"], [])
+
+
+def test_a_quotation_keeps_its_sources_language() -> None:
+    """An English answer quoting a German statute is English (seen: such answers refused as "German" three
+    times, ending in an evidence report)."""
+    text = ('The law puts it like this: „Der Grenzwert der effektiven Dosis beträgt für beruflich exponierte Personen '
+            '20 Millisievert im Kalenderjahr.“')
+    assert foreign(text, "en") is None
+    assert foreign("Der Grenzwert der effektiven Dosis beträgt für beruflich exponierte Personen zwanzig.", "en") == "de"
+
+
+def _finding(n: int, quote: str) -> Finding:
+    return Finding(id=f"F{n}", task_id=0, chunk_id=f"c{n}", doc_id="d", doc="StrlSchG.pdf", page=52, tier=1,
+                   relevance=1.0, info="…", quotes=[QuoteRecord(proposed=quote, verified=True, display=quote,
+                                                                 chunk_id=f"c{n}", doc_id="d", doc="StrlSchG.pdf",
+                                                                 page=52)])
+
+
+def test_the_answers_figures_are_counted_against_the_quotes_it_cites() -> None:
+    sources = [_finding(1, "Der Grenzwert beträgt 20 Millisievert im Kalenderjahr."),
+               _finding(2, "Die Behörde kann 50 Millisievert zulassen.")]
+    answer = ("Der Grenzwert beträgt 20 Millisievert [1]. Die Behörde kann 50 Millisievert zulassen, höchstens "
+              "100 Millisievert in fünf Jahren [1].\n\n**Offen:**\n- Ob 30 Millisievert gelten.")
+    # 20 stands in [1]; 50 is said with [1], where it does not stand; 100 stands nowhere; the open point counts not
+    assert figures_in_quotes(answer, sources) == (1, 3)
