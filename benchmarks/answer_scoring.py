@@ -212,11 +212,11 @@ def run_figures(out: Path) -> dict[str, Any]:
     audit = _audit(out)
     calls = [e for e in audit if e.get("type") == "llm_call"]
     findings = research.get("findings") or []
-    gathered = research.get("gathered")
+    found = sum(int(t.get("found") or 0) for t in research.get("tasks") or [])
     usage = state.get("usage") or {}
     return {
         "sources_read": len(set(research.get("visited") or [])),
-        "sources_found": len(gathered) if isinstance(gathered, list) else None,
+        "sources_found": found if "gathered" in research else None,  # older engines gathered nothing of their own
         "references_followed": sum(1 for e in audit if e.get("type") == "reference_followed"),
         "context_requests": sum(_requests_in(c) for c in calls if c.get("purpose") == "research.extract"),
         "task_summaries": sum(1 for t in research.get("tasks") or [] if t.get("summary")),

@@ -21,18 +21,20 @@ from desktop.engine.schemas import ExtractionBatch
 from desktop.engine.state import Todo
 from desktop.engine.step import StepContext
 
-# Calibrated on measured runs (Qwen2.5-Coder-1.5B on laws-de)
-ANSWER_PER_EXCERPT = 55  # tokens of a helpful excerpt's reading (one short sentence and sentence numbers)
+# Calibrated on measured runs (Qwen2.5-Coder-1.5B on laws-de, 2 cores: ~40 prompt and ~9 answer tokens/s)
+ANSWER_PER_EXCERPT = 20  # tokens of a helpful excerpt's reading: label, grade, sentence numbers
+ANSWER_PER_INFO = 45  # and its line in the answer's language, where the documents are in another
 ANSWER_PER_CALL = 20  # the answer's frame, written once per extraction call
 HELPFUL_SHARE = 0.6  # share of the excerpts read that become findings (small models find most helpful)
 EXCERPT_HEADER = 30  # tokens of an excerpt's label, place and sentence numbers
 SUMMARY = (900, 130)  # prompt and answer tokens of one task summary (measured: 720-1,070 and 100-150)
-DRIFT = (300, 30, 350)  # prompt tokens of a drift call; answer and prompt tokens per finding (measured: 29, 360)
-SYNTHESIS = (1000, 500)  # prompt tokens besides the sources, answer tokens (measured on laws-de: 285-683)
+DRIFT = (400, 8, 110)  # prompt tokens of a drift call; answer and prompt tokens per finding (its quote)
+SYNTHESIS = (900, 600)  # prompt tokens besides the sources, answer tokens (measured on laws-de: 285-683)
 QUALITY = (900, 60)  # measured: 970-1,320 prompt tokens and 52 answer tokens
-SOURCE_TOKENS = 80  # a finding as the synthesis and the quality check read it (information and quote)
+SOURCE_TOKENS = 90  # a finding as the synthesis reads it: its place and verified quotes
 CHUNK_TOKENS_DEFAULT = 350
-TASK0_SHARE = 0.5  # of a tight budget's excerpts, the question itself reads this share
+TASK0_SHARE = 0.5  # of a tight budget's excerpts, the question itself reads this share…
+TASK0_LEADS = 4  # …in a plan of at most this many tasks (with it)
 
 
 def _evidence_tokens(ctx: StepContext) -> int:
@@ -55,20 +57,24 @@ class CostModel:
     batch: int
     synthesis_sources: int  # tokens of sources the synthesis may read at most
     summaries: bool = True  # task summaries written by the LLM (not under a binding time budget)
+    rated: bool = True  # the model rates its answer (only where the time budget leaves room: not planned for)
+    translated: bool = False  # each reading also says what the excerpt holds in the answer's language
 
     def excerpt_s(self) -> float:
+        reading = ANSWER_PER_EXCERPT + (ANSWER_PER_INFO if self.translated else 0)
         return (self.chunk_tokens + EXCERPT_HEADER) / self.prompt_tps + \
-            (HELPFUL_SHARE * ANSWER_PER_EXCERPT + ANSWER_PER_CALL / self.batch) / self.answer_tps
+            (HELPFUL_SHARE * reading + ANSWER_PER_CALL / self.batch) / self.answer_tps
 
     def final(self, tasks: int, excerpts: int) -> tuple[int, int, int]:
-        """Calls, prompt and answer tokens of what follows the reading: summaries, drift, synthesis, quality."""
+        """Calls, prompt and answer tokens of what follows the reading: summaries, drift, synthesis, rating."""
         findings = int(HELPFUL_SHARE * excerpts)
         # a task with fewer than three findings needs no summary call
         summaries = min(tasks, findings // 3) if self.summaries else 0
         sources = min(self.synthesis_sources, findings * SOURCE_TOKENS)
-        prompt = summaries * SUMMARY[0] + DRIFT[0] + findings * DRIFT[2] + 2 * sources + SYNTHESIS[0] + QUALITY[0]
-        answer = summaries * SUMMARY[1] + DRIFT[1] * findings + SYNTHESIS[1] + QUALITY[1]
-        return summaries + math.ceil(findings / 12) + 2, prompt, answer
+        rating = (sources + QUALITY[0], QUALITY[1], 1) if self.rated else (0, 0, 0)
+        prompt = summaries * SUMMARY[0] + DRIFT[0] + findings * DRIFT[2] + sources + SYNTHESIS[0] + rating[0]
+        answer = summaries * SUMMARY[1] + DRIFT[1] * findings + SYNTHESIS[1] + rating[1]
+        return summaries + math.ceil(findings / 12) + 1 + rating[2], prompt, answer
 
     def seconds(self, tasks: int, excerpts: int) -> float:
         _, prompt, answer = self.final(tasks, excerpts)
@@ -83,8 +89,10 @@ def cost_model(ctx: StepContext) -> CostModel | None:
     s = ctx.settings
     fixed = prompt_cost(ctx.llm.count_tokens, P.EXTRACT.render(
         language=ctx.state.language, max_requests=s.requests_per_turn, question=ctx.state.question, scope="",
-        avoid="", task="", task_context="", registry="", excerpts="", requests_note=""), ExtractionBatch)
-    return CostModel(speed[0], speed[1], _evidence_tokens(ctx), fixed, s.extract_batch, s.synthesis_context_tokens)
+        avoid="", task="", task_context="", registry="", excerpts="", requests_note="", info_rule="",
+        extract_answer=P.extract_answer(False, ctx.state.language)), ExtractionBatch)
+    return CostModel(speed[0], speed[1], _evidence_tokens(ctx), fixed, s.extract_batch, s.synthesis_context_tokens,
+                     translated=ctx.state.language != ctx.state.doc_language)
 
 
 def _pending(ctx: StepContext) -> list[Todo]:
@@ -117,9 +125,13 @@ def allowances(ctx: StepContext, model: CostModel | None) -> dict[int, int]:
     left = remaining_budget(ctx)
     if model is None or left is None or not tasks or model.seconds(len(tasks), sum(full.values())) <= left:
         return {}
-    # the budget binds: the task summaries are the findings themselves (phase3), the time goes to reading
-    total = fit_excerpts(replace(model, summaries=False), len(tasks), left, sum(full.values()), s.extract_batch)
-    first = tasks[0].id == 0 and len(tasks) > 1
+    # the budget binds: the task summaries are the findings themselves (phase3) and the model rates its answer
+    # only if time is left (quality.py): the time goes to reading
+    total = fit_excerpts(replace(model, summaries=False, rated=False), len(tasks), left, sum(full.values()),
+                         s.extract_batch)
+    # the question itself leads a plan of a few side tasks; among the parts of a question that asks many
+    # things it is one task of many
+    first = tasks[0].id == 0 and 1 < len(tasks) <= TASK0_LEADS
     lead = min(s.max_chunks_per_task, math.ceil(total * TASK0_SHARE)) if first else 0
     rest = [t.id for t in tasks if not (first and t.id == 0)]
     share, extra = divmod(total - lead, len(rest)) if rest else (0, 0)
@@ -134,8 +146,8 @@ def research_estimate(ctx: StepContext, phase: str) -> ev.EstimateReady | None:
         return None
     tasks, s = _pending(ctx), ctx.settings
     planned = allowances(ctx, model)
-    if planned:  # the budget binds: no summary calls (see allowances)
-        model = replace(model, summaries=False)
+    if planned:  # the budget binds: no summary calls and no rating planned for (see allowances)
+        model = replace(model, summaries=False, rated=False)
     else:
         planned = {t.id: s.max_chunks_per_task for t in tasks}
     excerpts = sum(planned.values())
@@ -162,4 +174,4 @@ def room_for_requests(ctx: StepContext) -> bool:
     queued = sum(len(t.queue) for t in ctx.state.later.research.tasks) + sum(
         t.allowance or ctx.settings.max_chunks_per_task for t in ctx.state.later.research.tasks if t.status == "pending")
     turn = SERVED_TURN[0] / model.prompt_tps + SERVED_TURN[1] / model.answer_tps
-    return left - model.seconds(len(tasks), queued) >= turn
+    return left - replace(model, summaries=False, rated=False).seconds(len(tasks), queued) >= turn

@@ -96,7 +96,7 @@ class TaskStarted(_Event):
     task_id: int
     task: str
     chunks: int = Field(description="evidence items to read: searched and followed")
-    found: int = Field(0, description="chunks the task's searches found")
+    found: int = Field(0, description="evidence items gathered for the task (the best ``chunks`` are read)")
     followed: int = Field(0, description="of the items to read, those reached by following a reference")
 
 

@@ -1,8 +1,8 @@
 """The model reads the evidence the engine gathered (``evidence.py``) for one task, several items in one
-LLM call: it grades each, names the sentences that state what helps and says it in one short sentence;
-in a bounded conversation it may ask for more context (``reader.py``). Each helpful excerpt becomes a
-finding whose quotes — sentences the model pointed at — are cut from the source, verified and located on
-the PDF page.
+LLM call: it grades each and names the sentences that state what helps — no restatement of them, which
+cost a small model a minute a run and was where its errors were; in a bounded conversation it may ask for
+more context (``reader.py``). Each helpful excerpt becomes a finding whose quotes — sentences the model
+pointed at — are cut from the source, verified and located on the PDF page.
 
 A batch shares one copy of the instructions, and its prompt starts with the same text for every batch
 of a run, so the server's prompt cache reuses it."""
@@ -13,25 +13,27 @@ import logging
 from collections.abc import Callable
 
 from desktop.engine import prompts as P
-from desktop.engine.focus import focused
-from desktop.engine.quote_locate import locate
-from desktop.engine.quotes import verify_quote
 from desktop.engine.answer import whole_words
 from desktop.engine.estimate import room_for_requests
+from desktop.engine.focus import focused
+from desktop.engine.prompts import language_name
+from desktop.engine.quote_locate import locate
+from desktop.engine.quotes import verify_quote
 from desktop.engine.reader import Reader, Source, registry_line
 from desktop.engine.research_state import Finding, QuoteRecord, WorkItem
-from desktop.engine.schemas import INFO_CHARS, ExcerptReading, ExtractionBatch
+from desktop.engine.schemas import INFO_CHARS, ExcerptReading, ExtractionBatch, TranslatedBatch
 from desktop.engine.sentences import quotes
 from desktop.engine.state import Todo
 from desktop.engine.step import StepContext
-from desktop.engine.support import regrounded
 from desktop.kb.database import KnowledgeBase
 from desktop.kb.errors import KbError
+from desktop.kb.models import DocumentInfo
 from desktop.kb.tables import header_of, is_table_rows
 from desktop.llm.types import Message
 from desktop.report.model import Rect
 
 log = logging.getLogger(__name__)
+INFO_TOKENS = 60  # a reading's line in the answer's language
 
 
 def _tier(depth: int, relevance: float, tier1_min: float) -> int:
@@ -68,21 +70,6 @@ def _sentences(reader: Reader) -> dict[str, dict[int, str]]:
     return {label: {u.number: src.text[u.start:u.end] for u in src.units} for label, src in reader.sources.items()}
 
 
-def _grounded(readings: dict[str, ExcerptReading], sentences: dict[str, dict[int, str]],
-              language: str) -> dict[str, ExcerptReading]:
-    """The readings under the excerpts that support them (``support.regrounded``); a reading moved onto an
-    excerpt that has its own is dropped, the model's own reading of it stays."""
-    moved: dict[str, ExcerptReading] = {}
-    kept: dict[str, ExcerptReading] = {}
-    for label, reading in readings.items():
-        target, quote = regrounded(reading.info, label, reading.quote, sentences, language)
-        if target == label:
-            kept[label] = reading
-        else:
-            moved.setdefault(target, reading.model_copy(update={"excerpt": target, "quote": quote}))
-    return kept | {label: r for label, r in moved.items() if label not in kept}
-
-
 def _merge(readings: dict[str, ExcerptReading], answer: ExtractionBatch) -> None:
     """A later turn's reading of an excerpt replaces the earlier one; excerpts it leaves out keep theirs."""
     for reading in answer.readings:
@@ -97,22 +84,40 @@ def _notes(items: list[WorkItem], origins: dict[str, str]) -> dict[str, str]:
             for i in items if i.via}
 
 
-async def _converse(ctx: StepContext, task: Todo, reader: Reader, docs: list) -> tuple[dict[str, ExcerptReading], int]:
-    """The reading conversation: the excerpts, then as many turns of served requests as the settings allow.
-    Returns the latest reading of each excerpt and the number of turns."""
-    s, state = ctx.settings, ctx.state
-    anchor = state.anchor
-    turns_allowed = s.context_turns if room_for_requests(ctx) else 0  # a served turn costs the slow server time
-    messages = P.EXTRACT.render(
+def translated(ctx: StepContext) -> bool:
+    """The documents are in another language than the answer: each reading says what it holds in the
+    answer's language too (the answer's statements are checked against those lines)."""
+    return ctx.state.language != ctx.state.doc_language
+
+
+def _schema(ctx: StepContext) -> tuple[type[ExtractionBatch], int]:
+    """The reading's schema and its longest answer per excerpt."""
+    return (TranslatedBatch, P.EXTRACT.max_tokens + INFO_TOKENS) if translated(ctx) else (ExtractionBatch, P.EXTRACT.max_tokens)
+
+
+def extract_prompt(ctx: StepContext, task: Todo, docs: list[DocumentInfo], excerpts: str, requests_note: str) -> list[Message]:
+    """The reading prompt of ``task`` over ``excerpts``; its system text is the same for every call of a run."""
+    state, anchor, s = ctx.state, ctx.state.anchor, ctx.settings
+    translate = translated(ctx)
+    return P.EXTRACT.render(
         language=state.language, max_requests=s.requests_per_turn, question=state.question,
         scope=anchor.scope if anchor and anchor.scope else "-",
         avoid="; ".join(anchor.avoid) if anchor and anchor.avoid else "-",
-        task=task.task, task_context=task.context, registry=registry_line(docs),
-        excerpts="\n\n".join(src.block() for src in reader.sources.values()),
-        requests_note="" if turns_allowed else P.NO_TIME_FOR_REQUESTS,
+        task=task.task, task_context=task.context, registry=registry_line(docs), excerpts=excerpts,
+        requests_note=requests_note, info_rule=P.INFO_RULE.format(language=language_name(state.language)) if translate else "",
+        extract_answer=P.extract_answer(translate, state.language),
     )
-    answer = await ctx.ask_messages(messages, ExtractionBatch, P.EXTRACT.name,
-                                    max_tokens=P.EXTRACT.max_tokens * len(reader.sources))
+
+
+async def _converse(ctx: StepContext, task: Todo, reader: Reader, docs: list) -> tuple[dict[str, ExcerptReading], int]:
+    """The reading conversation: the excerpts, then as many turns of served requests as the settings allow.
+    Returns the latest reading of each excerpt and the number of turns."""
+    s = ctx.settings
+    turns_allowed = s.context_turns if room_for_requests(ctx) else 0  # a served turn costs the slow server time
+    messages = extract_prompt(ctx, task, docs, "\n\n".join(src.block() for src in reader.sources.values()),
+                              "" if turns_allowed else P.NO_TIME_FOR_REQUESTS)
+    schema, per_excerpt = _schema(ctx)
+    answer = await ctx.ask_messages(messages, schema, P.EXTRACT.name, max_tokens=per_excerpt * len(reader.sources))
     readings: dict[str, ExcerptReading] = {}
     _merge(readings, answer)
     turns = 1
@@ -125,8 +130,7 @@ async def _converse(ctx: StepContext, task: Todo, reader: Reader, docs: list) ->
         )
         messages = messages + [Message(role="assistant", content=answer.model_dump_json()),
                                Message(role="user", content=follow)]
-        answer = await ctx.ask_messages(messages, ExtractionBatch, P.EXTRACT.name,
-                                        max_tokens=P.EXTRACT.max_tokens * len(reader.sources))
+        answer = await ctx.ask_messages(messages, schema, P.EXTRACT.name, max_tokens=per_excerpt * len(reader.sources))
         _merge(readings, answer)
         turns += 1
     return readings, turns
@@ -145,11 +149,15 @@ async def read_batch(ctx: StepContext, task: Todo, items: list[WorkItem], new_id
     findings = []
     sentences = _sentences(reader)
     aim = f"{state.question}\n{task.task}"  # what a sentence should answer: the question, this task
-    for label, reading in _grounded(readings, sentences, state.language).items():
+    for label, reading in readings.items():
         source = reader.sources.get(label)
-        if source is None or not reading.info.strip():
-            continue  # a label the model made up, or nothing said
-        reading = reading.model_copy(update={"quote": focused(reading.quote, aim, sentences[label], state.language)})
+        if source is None:
+            continue  # a label the model made up
+        # the engine's second look (focus.py); a relevant excerpt the model named no sentence of is quoted as the
+        # engine picked it (the sentences shown, best first when the engine cut the chunk)
+        quote = [n for n in focused(reading.quote, aim, sentences[label], state.language) if n in sentences[label]]
+        quote = quote or [u.number for u in source.units][:3]
+        reading = reading.model_copy(update={"quote": quote})
         relevance = reading.relevance / 3
         if relevance < s.drop_relevance:
             continue
@@ -159,7 +167,8 @@ async def read_batch(ctx: StepContext, task: Todo, items: list[WorkItem], new_id
             id=new_id(), task_id=task.id, chunk_id=source.chunk_id or "", doc_id=source.doc.doc_id,
             doc=source.doc.file_name, page=source.page, section=source.section, depth=depth,
             tier=_tier(depth, relevance, s.tier1_min_relevance), relevance=round(relevance, 3),
-            info=whole_words(reading.info, INFO_CHARS), quotes=await _quotes(ctx, source, reading),
+            title=source.title, info=whole_words(getattr(reading, "info", ""), INFO_CHARS),
+            quotes=await _quotes(ctx, source, reading),
             referenced_from=item.referenced_from if item else None, via=item.via if item else None,
             origin=item.origin if item else None, turns=turns, served_requests=reader.served(),
         ))
@@ -178,5 +187,5 @@ def _one_per_passage(findings: list[Finding]) -> list[Finding]:
         known = {q.proposed for q in first.quotes}
         first.quotes += [q for q in f.quotes if q.proposed not in known]
         if f.relevance > first.relevance:
-            first.relevance, first.tier, first.info = f.relevance, f.tier, f.info
+            first.relevance, first.tier = f.relevance, f.tier
     return list(by_chunk.values())

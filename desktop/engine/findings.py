@@ -25,7 +25,8 @@ def source_block(n: int, f: Finding) -> str:
     # the figure is when the reading missed it (``focus.py``).
     quotes = "".join(f'\n    verified quote: "{" ".join((q.display or "").split())}"' for q in f.verified_quotes)
     via = f" (reached through '{f.via}')" if f.via else ""
-    return f"[{n}] {where} ({label}{via}):{quotes}\n    reading: {f.info}"
+    reading = f"\n    reading: {f.info}" if f.info else ""  # older runs' findings have the model's own line
+    return f"[{n}] {where} ({label}{via}):{quotes}{reading}"
 
 
 def tasks_text(ctx: StepContext) -> str:
@@ -33,6 +34,7 @@ def tasks_text(ctx: StepContext) -> str:
     lines = []
     for t in plan.items if plan else []:
         run = next((r for r in ctx.state.later.research.tasks if r.task_id == t.id), None)
-        summary = run.summary.summary if run and run.summary else ("(skipped)" if run and run.status == "skipped" else "(no summary)")
+        summary = run.summary.summary if run and run.summary and run.summary.by_model else (
+            "(skipped)" if run and run.status == "skipped" else "(see the sources)")
         lines.append(f"{t.id}. {t.task}: {summary}")
     return "\n".join(lines)

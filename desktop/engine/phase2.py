@@ -4,16 +4,17 @@ with feedback, and approves it. When the knowledge base cannot answer the questi
 
 from __future__ import annotations
 
-from desktop.engine import events as ev
-from desktop.engine import prompts as P
 from pydantic import BaseModel
 
+from desktop.engine import events as ev
+from desktop.engine import prompts as P
+from desktop.engine import question_parts
 from desktop.engine.checks import all_of, distinct, is_search, language_check, same_text, search_check, subject_overlap
 from desktop.engine.context import budgeted_excerpts, bullet_list, excerpt_budget
 from desktop.engine.estimate import research_estimate
 from desktop.engine.evidence import Aim, cut_text
 from desktop.engine.prompts import Prompt
-from desktop.engine.schemas import PlanItem, PlanProposal, plan_outline
+from desktop.engine.schemas import PlanItem, PlanProposal, plan_outline, search_queries
 from desktop.engine.state import Pending, Plan, RetrievedChunk, Todo
 from desktop.engine.step import StepContext
 
@@ -83,10 +84,12 @@ def merged(question: str, items: list[PlanItem]) -> list[PlanItem]:
     return kept
 
 
-def _adopt(ctx: StepContext, proposal: PlanProposal, revision: int, shown: list[str]) -> str:
+def _adopt(ctx: StepContext, proposal: PlanProposal, revision: int, shown: list[str], keep: int | None = None) -> str:
+    """The proposal as the plan awaiting approval: at most ``keep`` tasks besides the question itself (what the
+    prompt asked for: ``plan_max_initial``)."""
     state = ctx.state
     task0 = Todo(id=0, task=state.question, context=state.clarification.summary or "")
-    keep = min(ctx.settings.plan_max_initial, ctx.settings.plan_max_items - 1)  # what the prompt asked for
+    keep = keep or min(ctx.settings.plan_max_initial, ctx.settings.plan_max_items - 1)
     distinct_items = merged(state.question, proposal.items)
     if len(distinct_items) < len(proposal.items):
         ctx.warn("warn_plan_merged", proposed=len(proposal.items), kept=len(distinct_items))
@@ -126,9 +129,13 @@ async def propose(ctx: StepContext) -> str:
 
 
 async def _outline(ctx: StepContext) -> str:
-    """--auto: a plan of titles and search queries, from excerpts cut to their best sentences — nobody reads
-    it before it runs, so the model writes no prose and reads no whole chunks here."""
+    """--auto: a plan of titles and search queries — nobody reads it before it runs, so the model writes no
+    prose. A question that asks several things is planned by its parts (``question_parts``), the model writing
+    one search for each; otherwise the model proposes the to-dos from excerpts cut to their best sentences."""
     state, s = ctx.state, ctx.settings
+    asked = question_parts.parts(state.question)
+    if len(asked) >= 2:
+        return await _by_parts(ctx, asked[: s.plan_max_items - 1])
     values = {"question": state.question, "doc_language": state.doc_language, "p_min": s.plan_min_items,
               "p_max": s.plan_max_initial}
     schema = plan_outline(s.plan_max_initial)
@@ -150,6 +157,21 @@ async def replan(ctx: StepContext) -> str:
     proposal = await ctx.ask_or(_no_plan, P.REPLAN, PlanProposal, _check(ctx.state.language),
                                 lenient=True, excerpts=excerpts, **values)
     return _adopt(ctx, proposal, plan.revision + 1, shown)
+
+
+async def _by_parts(ctx: StepContext, asked: list[str]) -> str:
+    """The question's parts as the plan's tasks, each searched with its own words and the model's query in
+    the documents' language (a piece such as "Wann sie spätestens zu vernichten ist?" names no subject)."""
+    state = ctx.state
+    schema = search_queries(len(asked), exact=True)
+    numbered = "\n".join(f"{i}. {part}" for i, part in enumerate(asked, start=1))
+    answer = await ctx.ask_or(lambda: schema.model_construct(queries=[]), P.PLAN_PARTS, schema,
+                              search_check(lambda v: v.queries), lenient=True, question=state.question,  # type: ignore[attr-defined]
+                              parts=numbered, n=len(asked), doc_language=state.doc_language)
+    queries = [*answer.queries, *[""] * len(asked)]
+    proposal = PlanProposal(answerable=True, items=[
+        PlanItem(task=part, subtasks=[q] if is_search(q) else []) for part, q in zip(asked, queries)])
+    return _adopt(ctx, proposal, 1, [], keep=len(asked))
 
 
 # --- edits: commands of the user, no LLM involved ------------------------------------------------------

@@ -62,15 +62,18 @@ async def next_task(ctx: StepContext) -> str:
                                   *(ctx.state.clarification.research_queries if todo.id == 0 else [])]))
     s = ctx.settings
     aim = Aim.of(ctx.state.question, todo.task, queries[1:])
-    limits = Limits(room=_room(ctx, run), per_query=s.extract_k_per_query, depth=s.reference_depth,
-                    per_doc=s.reference_max_per_doc, fusion_k=s.rrf_k)
+    room = _room(ctx, run)
+    # gathered as the settings allow; under a time budget the best ``room`` of them are read
+    limits = Limits(room=max(room, s.max_chunks_per_task - run.extracted), per_query=s.extract_k_per_query,
+                    depth=s.reference_depth, per_doc=s.reference_max_per_doc, fusion_k=s.rrf_k)
     seen = research.gathered + [WorkItem(chunk_id=c) for c in research.visited]
     names = {d.doc_id: d.file_name for d in (await ctx.documents()).values()}
     gatherer = await ctx.in_thread(Gatherer, ctx.kb, aim, limits, seen, run.followed_units, names)
     found = await ctx.in_thread(gatherer.gather, queries)
-    run.queue = found.items
-    research.gathered += [item.model_copy(update={"task_id": run.task_id}) for item in found.items]
-    for f in found.followed:
+    run.found += len(found.items)
+    run.queue = found.items[:room]
+    research.gathered += [item.model_copy(update={"task_id": run.task_id}) for item in run.queue]
+    for f in (f for f in found.followed if f.item in run.queue):
         run.followed += 1
         run.followed_units.append(f.unit)
         run.doc_follows[f.doc_id] = run.doc_follows.get(f.doc_id, 0) + 1
@@ -82,8 +85,8 @@ async def next_task(ctx: StepContext) -> str:
     run.status = "running"
     research.current = run.task_id
     _plan_status(ctx, run.task_id, "running")
-    ctx.emit(ev.TaskStarted(task_id=run.task_id, task=todo.task, chunks=len(run.queue), found=found.candidates,
-                            followed=len(found.followed)))
+    ctx.emit(ev.TaskStarted(task_id=run.task_id, task=todo.task, chunks=len(run.queue), found=len(found.items),
+                            followed=sum(1 for i in run.queue if i.depth)))
     return "research.extract"
 
 
@@ -157,7 +160,7 @@ def _findings_text(findings: list[Finding]) -> str:
     lines = []
     for f in findings:
         quotes = "".join(f'\n   "{q.display}"' for q in f.verified_quotes)
-        lines.append(f"[{f.id}] ({f.doc}, p. {f.page}{', ' + f.section if f.section else ''}; tier {f.tier}) {f.info}{quotes}")
+        lines.append(f"[{f.id}] ({f.doc}, p. {f.page}{', ' + f.section if f.section else ''}; tier {f.tier}) {f.heading}{quotes}")
     return "\n".join(lines) or "(no findings)"
 
 
@@ -170,9 +173,9 @@ async def summarize(ctx: StepContext) -> str:
     findings = [f for f in research.findings if f.task_id == run.task_id]
     if findings and not skipped and (len(findings) < SUMMARY_MIN_FINDINGS or run.allowance is not None):
         # one or two findings say it themselves; under a binding time budget (an allowance) the time goes
-        # to reading, not to restating what was read: no LLM call
-        run.summary = TaskSummary(summary=" ".join(" ".join(f.info.split()) for f in findings),
-                                  key_points=[f.info for f in findings])
+        # to reading, not to restating what was read: no LLM call, the findings' own words
+        run.summary = TaskSummary(summary=" ".join(f"{f.heading}: {f.said(200)}" for f in findings),
+                                  key_points=[f.said() for f in findings], by_model=False)
     elif findings and not skipped:
         check = language_check(ctx.state.language, lambda v: [v.summary])  # type: ignore[attr-defined]
         answer = await ctx.ask_or(lambda: None, P.TASK_SUMMARY, TaskSummaryAnswer, check, lenient=True,  # type: ignore[arg-type, return-value]

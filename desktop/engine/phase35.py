@@ -5,8 +5,9 @@ anyway; a warning when more than 30 % is filtered; every verdict keeps its reaso
 The model judges the document's own words first: each finding is shown with its verified quote before
 the model's one-line reading of it (seen: a 1.5B model's wrong reading of the page that answered the
 question, judged "does not directly answer the research question", dropped the only finding). And the
-engine overrules it where the quote itself holds what the question asks for (``focus.answers``): such a
-finding is never dropped, and the filter never leaves a run with nothing when it found something. Its
+engine decides where the quote itself holds what the question asks for (``focus.answers``): such a finding
+is kept without asking the model (a shorter prompt on a slow server), and the filter never leaves a run
+with nothing when it found something. Its
 reasons are in the report's language: one the model wrote in another language gives way to the score."""
 
 from __future__ import annotations
@@ -18,21 +19,22 @@ from desktop.engine import prompts as P
 from desktop.engine.focus import answers
 from desktop.engine.narrate import said
 from desktop.engine.research_state import DriftVerdict, Finding
-from desktop.kb.language import detect_language
 from desktop.engine.schemas import DriftReason, DriftScores, drift_scores
 from desktop.engine.step import StepContext
+from desktop.kb.language import detect_language
 
 _BATCH = 12
 NOT_SCORED = "not scored: the model gave no usable answer"
 KEPT_FOR_MINIMUM = "kept although below the threshold: too few primary findings would remain"
-KEPT_ANSWERS = "kept although below the threshold: its verified quote holds what the question asks for"
+ANSWERS = "its verified quote holds what the question asks for (kept without asking the model)"
 
 
 def _lines(findings: list[Finding]) -> str:
     out = []
     for f in findings:
         quotes = " ".join(f'"{" ".join((q.display or "").split())}"' for q in f.verified_quotes)
-        out.append(f"[{f.id}] ({f.doc}, p. {f.page}) " + (f"quote: {quotes} — reading: {f.info}" if quotes else f.info))
+        reading = f" — reading: {f.info}" if f.info else ""  # older runs' findings have the model's own line
+        out.append(f"[{f.id}] ({f.doc}, p. {f.page}) " + (f"quote: {quotes}{reading}" if quotes else f.heading))
     return "\n".join(out)
 
 
@@ -69,11 +71,15 @@ async def filter_drift(ctx: StepContext) -> str:
             avoid="; ".join(anchor.avoid) if anchor and anchor.avoid else "-", findings=_lines(batch), n=len(batch),
         )
 
-    batches = [findings[i : i + _BATCH] for i in range(0, len(findings), _BATCH)]
-    thresholds = ctx.settings.drift_thresholds
     # the question itself; over documents in another language its words cannot stand in a quote, and the
     # research queries (written in the documents' language) say what it asks for
     aims = [state.question] if state.language == state.doc_language else state.clarification.research_queries
+    for f in findings:  # a quote that holds what the question asks for is evidence: no model is asked about it
+        if _answers(f, aims, state.language):
+            f.drift = DriftVerdict(score=f.relevance, reason=ANSWERS, reason_key="drift_answers", note=ANSWERS)
+    judged = [f for f in findings if f.drift is None]
+    batches = [judged[i : i + _BATCH] for i in range(0, len(judged), _BATCH)]
+    thresholds = ctx.settings.drift_thresholds
     for batch, answer in zip(batches, await asyncio.gather(*(score(b) for b in batches))):  # independent calls
         reasons = {r.id.strip().upper(): " ".join(r.reason.split()) for r in answer.reasons}
         for f, value in zip(batch, answer.scores, strict=True):
@@ -82,8 +88,6 @@ async def filter_drift(ctx: StepContext) -> str:
             reason, key = _reason(reasons.get(f.id), value, state.language)
             f.drift = DriftVerdict(score=round(score, 3), reason=reason, reason_key=key,
                                    kept=score >= thresholds[f.tier - 1])
-            if not f.drift.kept and _answers(f, aims, state.language):
-                f.drift = f.drift.model_copy(update={"kept": True, "note": KEPT_ANSWERS})
     _keep_minimum_primary(findings, ctx.settings.drift_min_primary)
     _keep_something(findings, max(1, ctx.settings.drift_min_primary))
     filtered = [f for f in findings if f.drift and not f.drift.kept]

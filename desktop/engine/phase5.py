@@ -5,8 +5,8 @@ rectangles; findings by tier, what the drift filter removed and why, quality, ru
 from __future__ import annotations
 
 from desktop.engine import events as ev
-from desktop.engine.narrate import ENGLISH
 from desktop.engine.findings import MARKER, kept_findings
+from desktop.engine.narrate import ENGLISH
 from desktop.engine.quality import verified_share
 from desktop.engine.research_state import Finding, QuoteRecord
 from desktop.engine.state import RunState, now
@@ -64,7 +64,7 @@ def _filter_reason(f: Finding, lab: dict[str, str]) -> str | None:
 def _report_finding(f: Finding, cited_as: dict[str, int], origins: dict[str, str], paths: dict[str, str],
                     lab: dict[str, str]) -> ReportFinding:
     return ReportFinding(
-        tier=f.tier, task_id=f.task_id, text=f.info, doc=f.doc, doc_id=f.doc_id, path=paths.get(f.doc_id, ""),
+        tier=f.tier, task_id=f.task_id, text=f.heading, doc=f.doc, doc_id=f.doc_id, path=paths.get(f.doc_id, ""),
         page=f.page, section=f.section,
         citation=cited_as.get(f.id), relevance=f.relevance,
         quotes=[QuoteView(text=q.display or "", verified=True, match=q.match, page=q.page, rects=q.rects,
@@ -114,7 +114,7 @@ def _evidence(ctx: StepContext) -> tuple[str, list[str], Quality]:
         for tier in (1, 2, 3):
             for f in (f for f in of_task if f.tier == tier):
                 sources.append(f.id)
-                lines.append(f"- {lab[f'tier_{tier}']}: {' '.join(f.info.split())} [{len(sources)}]")
+                lines.append(f"- {lab[f'tier_{tier}']}: {' '.join(f.heading.split())} [{len(sources)}]")
                 shown = [" ".join((q.display or "").split()) for q in f.verified_quotes]
                 lines += [f"  - {left}{q}{right}" for q in shown if q] or [f"  - ({lab['no_quote']})"]
     notes = reason + (f" ({syn.fallback_detail})" if syn.fallback_detail else "")

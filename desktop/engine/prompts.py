@@ -207,6 +207,22 @@ PLAN_OUTLINE = Prompt(
     max_tokens=300,
 )
 
+# --auto, a question that asks several things: its parts are the plan's tasks; the model writes a search for each
+PLAN_PARTS = Prompt(
+    "plan.propose",
+    system=(
+        "Write one search query for each numbered part of a research question: 3 to 8 words in {doc_language}, "
+        "as the documents would word it, naming what the part is about (what 'it', 'sie', 'this' refers to in "
+        "the question). " + _QUERY_RULES
+    ),
+    user=(
+        "Research question: {question}\n\n"
+        "Its parts:\n{parts}\n\n"
+        "Write exactly {n} queries, one per part, in order. Answer as JSON, the queries in {doc_language}."
+    ),
+    max_tokens=300,
+)
+
 REPLAN = Prompt(
     "plan.replan",
     system=PLAN.system,
@@ -276,9 +292,9 @@ EXTRACT = Prompt(
         "- excerpt: its label.\n"
         "- relevance: 3 = it answers the task directly; 2 = it gives a fact the answer needs (a condition, an "
         "exception, a definition, a number, a deadline, who is responsible); 1 = background only.\n"
-        "- info: what the excerpt says that helps, in {language}, in one short sentence, with numbers, units, "
-        "deadlines and conditions exactly as the excerpt gives them. Only what the excerpt itself says.\n"
-        "- quote: the numbers of the sentences of that excerpt that state it (at most 3).\n"
+        "- quote: the numbers of the sentences of that excerpt that state what helps (at most 3): the sentence "
+        "with the figure, deadline or rule itself, not its heading.\n"
+        "{info_rule}"
         "Leave out excerpts that do not help; an empty readings list is a valid answer.\n"
         "requests: more text to read, usually none. When an excerpt breaks off, shows only part of its passage "
         "((…)) or refers to text you must read, and that text may hold what the task needs, ask (at most "
@@ -294,8 +310,7 @@ EXTRACT = Prompt(
         "[2] The records are kept for ten years after the inspection; § 12 applies accordingly.",
         "Excerpt S2 (Example Act.pdf, p. 7, § 20 Entry into force):",
         "[1] This Act enters into force on 1 January 2020.",
-        "Answer: " + json.dumps({"readings": [{"excerpt": "S1", "relevance": 3, "info": "{example_info}", "quote": [2]}],
-                                 "requests": []}, ensure_ascii=False),
+        "Answer: {extract_answer}",
     ),
     user=(
         "Research question: {question}\n"
@@ -303,9 +318,9 @@ EXTRACT = Prompt(
         "Avoid: {avoid}\n"
         "Task: {task}\n{task_context}\n"
         "{excerpts}\n\n"
-        "{requests_note}Answer as JSON, its texts in {language}."
+        "{requests_note}Answer as JSON."
     ),
-    max_tokens=90,  # per excerpt of the batch: a reading is one short sentence and its sentence numbers
+    max_tokens=40,  # per excerpt of the batch: a reading is a label, a grade and sentence numbers
 )
 
 EXTRACT_MORE = (
@@ -314,6 +329,18 @@ EXTRACT_MORE = (
     "changes with them. {last_turn}"
 )
 NO_TIME_FOR_REQUESTS = "No time is left for more text: leave requests empty.\n"
+# The documents are in another language than the answer: each reading also says what it holds in the answer's
+# language, so that the answer's statements can be checked against it.
+INFO_RULE = ("- info: what the excerpt says that helps, in {language}, in one short sentence, with numbers, units, "
+             "deadlines and conditions exactly as the excerpt gives them.\n")
+
+
+def extract_answer(translated: bool, language: str) -> str:
+    """The example answer of ``EXTRACT``: with the reading's line in the answer's language, or without."""
+    reading: dict[str, object] = {"excerpt": "S1", "relevance": 3, "quote": [2]}
+    if translated:
+        reading["info"] = examples(language)["example_info"]
+    return json.dumps({"readings": [reading], "requests": []}, ensure_ascii=False)
 EXTRACT_LAST_TURN = "This is the last turn: further requests will not be served."
 REFERENCE_NOTE = "reached by following '{via}' from {origin}; it may not help the task at all"
 

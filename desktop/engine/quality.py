@@ -92,7 +92,8 @@ def measured(ctx: StepContext, answer: QualityAnswer, rated: bool) -> Quality:
         first_total=first.total if first else None, cited_sentence_share=round(share, 3),
         verified_quote_share=round(verified_share(ctx), 3), assessed=rated, figures_in_quotes=figures,
         figures_stated=stated, references_followed=sum(t.followed for t in research.tasks),
-        sources_read=len(set(research.visited)), sources_found=len({w.chunk_id for w in research.gathered}),
+        sources_read=len(set(research.visited)),
+        sources_found=sum(t.found for t in research.tasks) or len({w.chunk_id for w in research.gathered}),
         statements_left_out=len(syn.left_out) + len(syn.uncited),
     )
 

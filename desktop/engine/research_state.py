@@ -60,7 +60,8 @@ class Finding(_Model):
     depth: int = 0
     tier: Literal[1, 2, 3]
     relevance: float = Field(ge=0, le=1)
-    info: str
+    info: str = Field("", description="older runs: the model's one-line reading; now the quotes say it")
+    title: str | None = Field(None, description="the section's title ('Grenzwerte für beruflich exponierte Personen')")
     quotes: list[QuoteRecord] = Field(default_factory=list)
     references: list[str] = Field(default_factory=list, description="references the extraction named")
     referenced_from: str | None = None
@@ -74,11 +75,23 @@ class Finding(_Model):
     def verified_quotes(self) -> list[QuoteRecord]:
         return [q for q in self.quotes if q.verified]
 
+    @property
+    def heading(self) -> str:
+        """What the finding is, in a line: the model's reading where an older run has one, else its place
+        ('§ 78 Grenzwerte für beruflich exponierte Personen'); its quotes say what it holds."""
+        return self.info or " ".join(x for x in (self.section, self.title) if x) or f"{self.doc}, p. {self.page}"
+
+    def said(self, limit: int = 400) -> str:
+        """Its verified quotes as one line (what it says, in the document's words), at most ``limit`` characters."""
+        text = " … ".join(" ".join((q.display or "").split()) for q in self.verified_quotes) or self.info
+        return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + " …"
+
 
 class TaskSummary(_Model):
     summary: str
     key_points: list[str] = Field(default_factory=list)
     open_questions: list[str] = Field(default_factory=list)
+    by_model: bool = Field(True, description="written by the LLM; False: the findings' own words, put together")
 
 
 class TaskRun(_Model):
@@ -87,6 +100,7 @@ class TaskRun(_Model):
     allowance: int | None = Field(None, description="chunks it may read (search and references); None: the settings'")
     queue: list[WorkItem] = Field(default_factory=list)
     extracted: int = 0
+    found: int = Field(0, description="evidence items gathered for it; under a time budget the best are read")
     followed: int = 0
     reference_tokens: int = Field(0, description="older runs: tokens spent reading followed references")
     doc_follows: dict[str, int] = Field(default_factory=dict)

@@ -41,7 +41,7 @@ def _text(limit: int, description: str = "") -> object:
 
 
 SHORT_CHARS, LINE_CHARS = 160, 300  # the server's grammar stops a string there, mid-word if need be
-INFO_CHARS = 200  # a reading of an excerpt: one short sentence
+INFO_CHARS = 200  # a reading's line in the answer's language: one short sentence
 Short = Annotated[str, _text(SHORT_CHARS)]
 Line = Annotated[str, _text(LINE_CHARS)]
 
@@ -52,11 +52,12 @@ class SearchQueries(_Answer):
     queries: list[Annotated[str, _text(120)]] = Field(min_length=1, max_length=12, description="short, specific search queries")
 
 
-def search_queries(n: int) -> type[SearchQueries]:
-    """The schema for at most ``n`` queries, which the server's grammar enforces (seen: a 1.5B model asked
-    for 2 queries writing 12, each the last one longer, until the token limit cut it off)."""
+def search_queries(n: int, exact: bool = False) -> type[SearchQueries]:
+    """The schema for at most ``n`` queries (``exact``: exactly ``n``, one per part of a question), which the
+    server's grammar enforces (seen: a 1.5B model asked for 2 queries writing 12, each the last one longer,
+    until the token limit cut it off)."""
     return create_model("SearchQueries", __base__=SearchQueries, __doc__=SearchQueries.__doc__,
-                        queries=(list[Annotated[str, _text(120)]], Field(min_length=1, max_length=n)))
+                        queries=(list[Annotated[str, _text(120)]], Field(min_length=n if exact else 1, max_length=n)))
 
 
 class RetrievalAnalysis(_Answer):
@@ -139,12 +140,20 @@ class ContextRequest(_Answer):
 
 
 class ExcerptReading(_Answer):
-    """What one excerpt contributes to the task."""
+    """What one excerpt contributes to the task: a grade and the sentences that state it. No restatement: the
+    sentences say it in the document's own words (a 1.5B model's one-line readings cost a minute a run on a
+    CPU, and were wrong where the quote was right)."""
 
     excerpt: str = Field(description="the excerpt's label: S1, S2, …")
     relevance: int = Field(ge=1, le=3, description="3 answers the task directly, 2 facts the answer needs, 1 background")
-    info: Annotated[str, _text(INFO_CHARS, "what the excerpt says that helps, one short sentence in the answer language")]
     quote: list[int] = Field(default_factory=list, max_length=4, description="numbers of the sentences that state it")
+
+
+class TranslatedReading(ExcerptReading):
+    """What one excerpt contributes to the task, and what it says in the answer's language (the documents
+    are in another one: the answer's statements are checked against these lines)."""
+
+    info: Annotated[str, _text(INFO_CHARS, "what the excerpt says that helps, one short sentence in the answer language")]
 
 
 class ExtractionBatch(_Answer):
@@ -152,6 +161,12 @@ class ExtractionBatch(_Answer):
 
     readings: list[ExcerptReading] = Field(default_factory=list, max_length=12)
     requests: list[ContextRequest] = Field(default_factory=list, max_length=6)
+
+
+class TranslatedBatch(ExtractionBatch):
+    """The excerpts of a batch that help a research task, each with what it says in the answer's language."""
+
+    readings: list[TranslatedReading] = Field(default_factory=list, max_length=12)
 
 
 class TaskSummaryAnswer(_Answer):

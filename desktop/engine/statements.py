@@ -72,10 +72,10 @@ def why_left_out(text: str, aims: list[str], sources: list[str], language: str) 
 
 
 def real_gap(point: str, restated: list[str], sources: list[str]) -> bool:
-    """An open point the model named itself: not a (garbled) copy of the scope, the question or a task,
-    not a fragment, no garbled word."""
+    """An open point the model named itself: not a (garbled) copy of the scope, the question or a task, nor
+    of what a source says (seen: a finding's own sentence listed as "open"), not a fragment, no garbled word."""
     plain = " ".join(point.split())
     if fragment(plain) or garbled(plain, sources):
         return False
     return not any(fuzz.partial_ratio(plain.casefold(), " ".join(r.split()).casefold()) >= SAME_AS_SCOPE
-                   for r in restated if r.strip())
+                   for r in [*restated, *sources] if r.strip())

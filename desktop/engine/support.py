@@ -73,24 +73,3 @@ def supporting(statement: str, cited: list[int], sources: list[str], language: s
     if negates(statement) and not any(negates(sources[n - 1]) for n in kept):
         return []
     return kept
-
-
-def regrounded(info: str, label: str, quote: list[int], excerpts: dict[str, dict[int, str]],
-               language: str) -> tuple[str, list[int]]:
-    """The excerpt and sentence numbers a reading rests on: the model's label when that excerpt supports
-    the reading's info; else the excerpt of the batch that does, with its sentences that support it (seen:
-    a 1.5B model put the third excerpt's "400 Millisievert" under the first two labels, quoting their
-    sentences). Unchanged when no other excerpt supports it."""
-    def held(sentences: dict[int, str]) -> float:
-        return support(info, " ".join(sentences.values()), language)
-
-    own = excerpts.get(label)
-    if own is not None and held(own) >= MIN_SUPPORT:
-        return label, quote
-    best = max(excerpts, key=lambda other: held(excerpts[other]), default=label)
-    if best == label or held(excerpts[best]) < MIN_SUPPORT:
-        return label, quote
-    scored = {n: support(info, text, language) for n, text in excerpts[best].items()}
-    ranked = sorted(scored, key=lambda n: -scored[n])
-    chosen = sorted(n for n in ranked[:2] if scored[n] >= MIN_SUPPORT) or ranked[:1]
-    return best, chosen

@@ -73,6 +73,7 @@ LABELS: dict[str, dict[str, str]] = {
         "drift_warning": ("{filtered} von {total} Erkenntnissen ({share}) weichen von der Frage ab und wurden "
                           "zurückgestellt; prüfen Sie Plan und Klärung, falls dem Bericht etwas fehlt."),
         "drift_not_scored": "nicht bewertet: das Sprachmodell gab keine verwendbare Antwort",
+        "drift_answers": "das verifizierte Zitat enthält, wonach die Frage fragt",
         "measured": "Gemessen",
         "figures_in_quotes": "Zahlen der Antwort in ihren zitierten Belegen",
         "references_followed": "Verweise verfolgt",
@@ -145,6 +146,7 @@ LABELS: dict[str, dict[str, str]] = {
         "drift_warning": ("{filtered} of {total} findings ({share}) drifted from the question and were set aside; "
                           "check the plan or the clarification if the report misses something."),
         "drift_not_scored": "not scored: the language model gave no usable answer",
+        "drift_answers": "its verified quote holds what the question asks for",
         "measured": "Measured",
         "figures_in_quotes": "The answer's figures in the quotes it cites",
         "references_followed": "References followed",

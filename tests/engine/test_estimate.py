@@ -1,6 +1,7 @@
 """The time budget's arithmetic (``engine/estimate.py``) at the speeds of a 1.5B model on two CPU cores:
 the reading it plans must fit what clarification and planning left of the budget, including what grows
-with the reading (task summaries, drift scores, the sources the synthesis and the quality check read)."""
+with the reading (task summaries, drift scores, the sources the synthesis reads); the model's rating of its
+answer is not planned for (it runs when time is left)."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ def test_the_planned_reading_fits_what_is_left_of_the_budget() -> None:
     planned = allowances(_ctx(tasks=3, spent_s=92, budget_s=300), MEASURED)
     total = sum(planned.values())
     assert 4 <= total < 3 * 8
-    reading = replace(MEASURED, summaries=False)  # under a binding budget no summary calls
+    reading = replace(MEASURED, summaries=False, rated=False)  # under a binding budget no summary, no rating
     assert reading.seconds(3, total) <= 300 - 92 < reading.seconds(3, total + 1)
     assert planned[0] == max(planned.values())  # the question itself keeps the larger share
 

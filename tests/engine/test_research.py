@@ -76,9 +76,13 @@ def test_quotes_are_the_sources_own_sentences_and_a_made_up_quotation_loses_its_
         return replies.as_json(answer)
 
     research_llm.overrides["ExtractionBatch"] = extraction
-    research_llm.overrides["SynthesisAnswer"] = {
-        "answer": [{"text": f"{TEXTS['de']['summary']} Das Gesetz sagt: „{fabricated}“.", "sources": [1]}],
-        "details": [], "open": []}
+    def synthesis(request):  # noqa: ANN001, ANN202
+        first = re.search(r'verified quote: "([^"\n]+)"', prompt_text(request.body)).group(1)
+        restated = " ".join(first.split()[:14]).rstrip(",;:")  # what source [1] says, then a made-up quotation
+        return replies.as_json({"answer": [{"text": f"{restated}. Das Gesetz sagt: „{fabricated}“.", "sources": [1]}],
+                                "details": [], "open": []})
+
+    research_llm.overrides["SynthesisAnswer"] = synthesis
     state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
     report = state.later.report
     records = [q for f in state.later.research.findings for q in f.quotes]
@@ -372,8 +376,9 @@ def test_a_model_that_gives_no_usable_answers_does_not_stop_the_run(harness, res
     warnings = [w.message for w in harness.of(ev.Warning)]
     assert any(w.startswith("clarify.questions: the model gave no usable answer") for w in warnings)
     assert any(w.startswith("research.extract: no usable answer for 6 excerpts") for w in warnings)
-    assert all(f.drift is not None and f.drift.kept and "not scored" in f.drift.reason
-               for f in state.later.research.findings)
+    verdicts = [f.drift for f in state.later.research.findings]
+    assert all(v is not None and v.kept and ("not scored" in v.reason or v.reason_key == "drift_answers")
+               for v in verdicts) and any("not scored" in v.reason for v in verdicts)
     assert not report.quality.assessed and not report.quality.revised
     assert dict(quality_rows(report))["Selbsteinschätzung des Sprachmodells"] == "nicht erhoben (Zeitbudget)"
     failed = [c for c in harness.of(ev.LlmCall) if c.failed]
@@ -419,17 +424,20 @@ def test_a_verified_quote_that_answers_the_question_is_never_dropped_by_the_drif
     research_llm.overrides["DriftScores"] = lambda request: replies.as_json({
         "scores": [research_llm.drift_score(i, prompt_text(request.body))
                    for i in re.findall(r"^\[(F\d+)\]", prompt_text(request.body), re.M)],
-        "reasons": [{"id": "F1", "reason": "does not directly answer the research question"}]})
+        "reasons": [{"id": i, "reason": "does not directly answer the research question"}
+                    for i in re.findall(r"^\[(F\d+)\]", prompt_text(request.body), re.M)[:3]]})
     state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
     findings = state.later.research.findings
     answering = [f for f in findings if f.doc == "StrlSchG.pdf" and any(
         "20 Millisievert im" in " ".join((q.display or "").split()) for q in f.verified_quotes)]
-    assert answering and all(f.drift.kept and f.drift.score == 0 and "holds what the question asks for" in f.drift.note
-                             for f in answering)
+    assert answering and all(f.drift.kept and "holds what the question asks for" in f.drift.note for f in answering)
     calls = [c for c in harness.of(ev.LlmCall) if c.purpose == "drift.score"]
+    judged = "\n".join(c.messages[1]["content"] for c in calls)
+    assert not any(f"[{f.id}]" in judged for f in answering)  # such a finding is not put to the model at all
     line = next(ln for ln in calls[0].messages[1]["content"].splitlines() if ln.startswith("[F"))
-    assert "quote: \"" in line and line.index("quote:") < line.index("reading:")  # the document's words first
+    assert "quote: \"" in line and "reading:" not in line  # the document's words, no reading of the model's
     report = state.later.report
     assert report.filtered and report.drift_warning.split(" ")[1] == "von"  # German, as the report
     assert all(f.drift.reason != "does not directly answer the research question" for f in findings)
-    assert next(f for f in findings if f.id == "F1").drift.reason == "0/3"  # an English reason gave way to the score
+    english = [f for f in findings if f.drift.reason == "0/3"]
+    assert english and all(f.id not in {a.id for a in answering} for f in english)  # an English reason gave way

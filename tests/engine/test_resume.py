@@ -150,7 +150,7 @@ def _state_of(runs_file: Path, run_id: str) -> dict:
 def test_sigkill_in_phase_3_then_resume_finishes_the_report(sample_paths, fake_llm, research_llm,  # noqa: ANN001
                                                              tmp_path: Path) -> None:
     paths, _ = sample_paths
-    research_llm.overrides["ExtractionBatch"] = lambda req: replies.slow(1.0, research_llm.extraction("en", req.body))
+    research_llm.overrides["ExtractionBatch"] = lambda req: replies.slow(1.0, research_llm.extraction("en", req.body, True))
     base = ["--llm-host", fake_llm.url, "--model", "research-test", "--data-dir", str(paths.data_dir), "--json"]
     earlier = _runs(paths.runs_file)
     proc = subprocess.Popen([sys.executable, "-m", "desktop", "research", QUESTION_EN, "--db", "Sample", "--auto", *base],

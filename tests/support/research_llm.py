@@ -76,10 +76,7 @@ def user_text(body: dict[str, Any]) -> str:
     return "\n".join(str(m.get("content", "")) for m in body.get("messages", []) if m.get("role") == "user")
 
 
-# "§ 3 Absatz 1 des Atomgesetzes", "Anlage 4": what a careful model lists as the excerpt's references
-REFERENCE = re.compile(r"(?:§+ ?\d+[a-z]?(?: Absatz \d+)?(?: Satz \d+)?(?: Nummer \d+)?(?: (?:des|der) [A-ZÄÖÜ]\w+)?"
-                       r"|Anlage \d+)")
-EXCERPT = re.compile(r"^Excerpt (S\d+) \(([^\n]*)\):\n((?:\[\d+\] [^\n]*\n?)+)", re.M)
+EXCERPT = re.compile(r"^Excerpt (S\d+) \(([^\n]*)\):\n((?:(?:\[\d+\] [^\n]*|\(…\))\n?)+)", re.M)
 
 
 def excerpts(body: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
@@ -107,6 +104,8 @@ class ResearchLLM:
         title = schema_title(body)
         if title is None:
             return None
+        translated = title == "TranslatedBatch"  # a reading over documents in another language: one schema here
+        title = "ExtractionBatch" if translated else title
         self.calls[title] += 1
         if self.once.get(title):
             return self.once[title].pop(0)
@@ -115,17 +114,20 @@ class ResearchLLM:
             return answer(request) if callable(answer) else answer
         language = "de" if re.search(r"\bin German\b", prompt_text(body)) else "en"
         if title == "ExtractionBatch":
-            return replies.as_json(self.extraction(language, body))
+            return replies.as_json(self.extraction(language, body, translated))
         return replies.as_json(self.default(title, language, prompt_text(body)))
 
     @staticmethod
     def synthesis(language: str, prompt: str) -> dict[str, Any]:
-        """Statements citing the first sources, one quoting the first verified quote given."""
+        """Statements citing the first sources, one quoting the first verified quote given, the others restating
+        the first words of their source's quote, as a careful model would."""
         numbers = [int(n) for n in re.findall(r"^\[(\d+)\] ", prompt, re.M)][:3] or [1]
+        quotes = dict(re.findall(r'^\[(\d+)\] [^\n]*\n    verified quote: "([^"\n]+)"', prompt, re.M))
         quote = re.search(r'verified quote: "(.+)"', prompt)
         t = TEXTS[language]
         details = [{"text": f"{t['wording']}: „{quote.group(1)}“.", "sources": [numbers[0]]}] if quote else []
-        details += [{"text": f"{t['detail']}.", "sources": [n]} for n in numbers[1:]]
+        details += [{"text": f"{t['detail']}: „{' '.join(quotes[str(n)].split()[:12])}“.", "sources": [n]}
+                    for n in numbers[1:] if str(n) in quotes]
         return {"answer": [{"text": f"{t['answer']}.", "sources": [numbers[0]]}], "details": details, "open": []}
 
     def default(self, title: str, language: str, prompt: str) -> dict[str, Any]:
@@ -174,15 +176,14 @@ class ResearchLLM:
     relevance: float = 0.8
     off_topic: str | None = None  # excerpts containing this text get a low drift score
 
-    def extraction(self, language: str, body: dict[str, Any]) -> dict[str, Any]:
+    def extraction(self, language: str, body: dict[str, Any], translated: bool = False) -> dict[str, Any]:
         """Every excerpt helps; its quote is its first sentence of six words or more, as a careful model
-        would point at it."""
+        would point at it; over documents in another language, with a line in the answer's language."""
         readings = []
         for label, _, sentences in excerpts(body):
             number = next((i for i, x in enumerate(sentences, start=1) if len(x.split()) >= 6), 1)
-            readings.append({"excerpt": label, "relevance": max(1, round(3 * self.relevance)),
-                             "info": TEXTS[language]["summary"], "quote": [number],
-                             "references": REFERENCE.findall(" ".join(sentences))[:6]})
+            readings.append({"excerpt": label, "relevance": max(1, round(3 * self.relevance)), "quote": [number],
+                             **({"info": TEXTS[language]["summary"]} if translated else {})})
         return {"readings": readings, "requests": []}
 
     def drift_score(self, finding_id: str, prompt: str) -> int:

@@ -1,0 +1,56 @@
+"""The parts of a research question (question_parts.py), and an --auto plan made of them: every fact the
+question asks for is searched for on its own."""
+
+from __future__ import annotations
+
+import pytest
+from support.research_llm import TEXTS
+
+from desktop.engine import events as ev
+from desktop.engine.question_parts import parts
+
+ETHICS = ("Innerhalb welcher Frist muss eine Ethikkommission zu einem strahlenschutzrechtlichen Forschungsvorhaben "
+          "Stellung nehmen, und mit wie vielen Mitgliedern muss sie es beraten?")
+TWO_PARTS = ("Welche effektive Jahresdosis darf eine beruflich exponierte Person höchstens erhalten, und welche "
+             "Ausnahme kann die Behörde im Einzelfall zulassen?")
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    (ETHICS, ["Innerhalb welcher Frist muss eine Ethikkommission zu einem strahlenschutzrechtlichen Forschungsvorhaben "
+              "Stellung nehmen?", "Mit wie vielen Mitgliedern muss sie es beraten?"]),
+    # an enumeration of what is asked for, after a question that frames it
+    ("Was muss ein Strahlenschutzverantwortlicher nach einem bedeutsamen Vorkommnis veranlassen? Gefragt sind die "
+     "Frist für die Meldung an die Behörde, die Aufbewahrungsdauer der Aufzeichnungen, und welche Stelle des Bundes "
+     "zusätzlich zu informieren ist.",
+     ["Was muss ein Strahlenschutzverantwortlicher nach einem bedeutsamen Vorkommnis veranlassen?",
+      "Die Frist für die Meldung an die Behörde?", "Die Aufbewahrungsdauer der Aufzeichnungen?",
+      "Welche Stelle des Bundes zusätzlich zu informieren ist?"]),
+    # a sentence that sets the scene is no part; a piece too short to search for stays with the one before
+    ("A German airline asks which rules apply to its aircrew: above what annual effective dose must the operation "
+     "of an aircraft be notified, and how far in advance; and which federal authority examines the notification?",
+     ["Above what annual effective dose must the operation of an aircraft be notified, how far in advance?",
+      "Which federal authority examines the notification?"]),
+    # one question: a condition that leads into it, "Wie und wann", a yes/no part are no parts of their own
+    ("In the event that a Sponsor is dismissed, how should a Person convey the relevant facts to the Regulator?",
+     ["In the event that a Sponsor is dismissed, how should a Person convey the relevant facts to the Regulator?"]),
+    ("When considering the obligations of a Branch, what is one registration requirement it is not subject to?",
+     ["When considering the obligations of a Branch, what is one registration requirement it is not subject to?"]),
+    ("Wie und wann muss ein Strahlenschutzverantwortlicher Strahlenschutzbeauftragte bestellen, und wird er "
+     "dadurch entlastet?",
+     ["Wie und wann muss ein Strahlenschutzverantwortlicher Strahlenschutzbeauftragte bestellen, und wird er "
+      "dadurch entlastet?"]),
+])
+def test_a_question_is_split_into_what_it_asks_for(question: str, expected: list[str]) -> None:
+    assert parts(question) == expected
+
+
+def test_a_question_that_asks_several_things_is_planned_by_its_parts(harness, research_llm) -> None:  # noqa: ANN001
+    """--auto: the parts are the tasks (seen with a 1.5B model: "Übersicht der relevanten Gesetze" for a question
+    that named five facts); the model writes one search for each, in the documents' language, and no outline."""
+    state = harness.run(lambda engine: engine.start(TWO_PARTS, "Sample", auto=True))
+    assert [t.task for t in state.plan.items] == [TWO_PARTS, *parts(TWO_PARTS)]
+    assert all(len(t.subtasks) == 1 for t in state.plan.items[1:])
+    assert set(state.plan.items[1].subtasks) <= set(TEXTS["de"]["queries"])
+    calls = [c for c in harness.of(ev.LlmCall) if c.purpose == "plan.propose"]
+    assert len(calls) == 1 and "Its parts:\n1. Welche effektive Jahresdosis" in calls[0].messages[1]["content"]
+    assert "Write exactly 2 queries" in calls[0].messages[1]["content"]
