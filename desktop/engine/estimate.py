@@ -89,7 +89,7 @@ def cost_model(ctx: StepContext) -> CostModel | None:
     s = ctx.settings
     fixed = prompt_cost(ctx.llm.count_tokens, P.EXTRACT.render(
         language=ctx.state.language, max_requests=s.requests_per_turn, question=ctx.state.question, scope="",
-        avoid="", task="", task_context="", registry="", excerpts="", requests_note="", info_rule="",
+        avoid="", tasks="", registry="", excerpts="", requests_note="", info_rule="",
         extract_answer=P.extract_answer(False, ctx.state.language)), ExtractionBatch)
     return CostModel(speed[0], speed[1], _evidence_tokens(ctx), fixed, s.extract_batch, s.synthesis_context_tokens,
                      translated=ctx.state.language != ctx.state.doc_language)

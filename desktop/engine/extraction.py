@@ -95,26 +95,35 @@ def _schema(ctx: StepContext) -> tuple[type[ExtractionBatch], int]:
     return (TranslatedBatch, P.EXTRACT.max_tokens + INFO_TOKENS) if translated(ctx) else (ExtractionBatch, P.EXTRACT.max_tokens)
 
 
-def extract_prompt(ctx: StepContext, task: Todo, docs: list[DocumentInfo], excerpts: str, requests_note: str) -> list[Message]:
-    """The reading prompt of ``task`` over ``excerpts``; its system text is the same for every call of a run."""
+def _tasks_block(tasks: list[Todo]) -> str:
+    if len(tasks) == 1:
+        return f"Task: {tasks[0].task}\n{tasks[0].context}".rstrip()
+    return "Tasks:\n" + "\n".join(f"{t.id}. {t.task}" for t in tasks)
+
+
+def extract_prompt(ctx: StepContext, tasks: list[Todo], docs: list[DocumentInfo], excerpts: str,
+                   requests_note: str) -> list[Message]:
+    """The reading prompt over ``excerpts`` gathered for ``tasks``; its system text is the same for every
+    call of a run, and so is the start of its user text (the question), for the server's prompt cache."""
     state, anchor, s = ctx.state, ctx.state.anchor, ctx.settings
     translate = translated(ctx)
     return P.EXTRACT.render(
         language=state.language, max_requests=s.requests_per_turn, question=state.question,
         scope=anchor.scope if anchor and anchor.scope else "-",
         avoid="; ".join(anchor.avoid) if anchor and anchor.avoid else "-",
-        task=task.task, task_context=task.context, registry=registry_line(docs), excerpts=excerpts,
+        tasks=_tasks_block(tasks), registry=registry_line(docs), excerpts=excerpts,
         requests_note=requests_note, info_rule=P.INFO_RULE.format(language=language_name(state.language)) if translate else "",
         extract_answer=P.extract_answer(translate, state.language),
     )
 
 
-async def _converse(ctx: StepContext, task: Todo, reader: Reader, docs: list) -> tuple[dict[str, ExcerptReading], int]:
-    """The reading conversation: the excerpts, then as many turns of served requests as the settings allow.
-    Returns the latest reading of each excerpt and the number of turns."""
+async def _converse(ctx: StepContext, tasks: list[Todo], reader: Reader, docs: list) -> tuple[dict[str, ExcerptReading], int]:
+    """The reading conversation: the excerpts, then as many turns of served requests as the settings and the
+    time budget allow. Returns the latest reading of each excerpt and the number of turns."""
     s = ctx.settings
     turns_allowed = s.context_turns if room_for_requests(ctx) else 0  # a served turn costs the slow server time
-    messages = extract_prompt(ctx, task, docs, "\n\n".join(src.block() for src in reader.sources.values()),
+    several = len(tasks) > 1
+    messages = extract_prompt(ctx, tasks, docs, "\n\n".join(src.block(several) for src in reader.sources.values()),
                               "" if turns_allowed else P.NO_TIME_FOR_REQUESTS)
     schema, per_excerpt = _schema(ctx)
     answer = await ctx.ask_messages(messages, schema, P.EXTRACT.name, max_tokens=per_excerpt * len(reader.sources))
@@ -136,23 +145,28 @@ async def _converse(ctx: StepContext, task: Todo, reader: Reader, docs: list) ->
     return readings, turns
 
 
-async def read_batch(ctx: StepContext, task: Todo, items: list[WorkItem], new_id: Callable[[], str],
+async def read_batch(ctx: StepContext, todos: dict[int, Todo], items: list[WorkItem], new_id: Callable[[], str],
                      origins: dict[str, str]) -> list[Finding]:
-    """Read a batch of evidence for one task; the findings of the excerpts that help."""
+    """Read a batch of evidence (``items``, each with the ``task_id`` it was gathered for, among ``todos``);
+    the findings of the excerpts that help."""
     s, state = ctx.settings, ctx.state
     docs = await ctx.documents()
     reader = Reader(ctx.kb, docs)
     await ctx.in_thread(reader.open, items, _notes(items, origins))
     if not reader.sources:
         return []
-    readings, turns = await _converse(ctx, task, reader, list(docs.values()))
+    tasks = [todos[t] for t in dict.fromkeys(i.task_id for i in items) if t in todos]
+    readings, turns = await _converse(ctx, tasks, reader, list(docs.values()))
     findings = []
     sentences = _sentences(reader)
-    aim = f"{state.question}\n{task.task}"  # what a sentence should answer: the question, this task
     for label, reading in readings.items():
         source = reader.sources.get(label)
         if source is None:
             continue  # a label the model made up
+        item = source.item
+        task = todos.get(item.task_id) if item and item.task_id is not None else None
+        task = task or tasks[0]  # text served on request: the batch's first task
+        aim = f"{state.question}\n{task.task}"  # what a sentence should answer: the question, its task
         # the engine's second look (focus.py); a relevant excerpt the model named no sentence of is quoted as the
         # engine picked it (the sentences shown, best first when the engine cut the chunk)
         quote = [n for n in focused(reading.quote, aim, sentences[label], state.language) if n in sentences[label]]
@@ -161,7 +175,6 @@ async def read_batch(ctx: StepContext, task: Todo, items: list[WorkItem], new_id
         relevance = reading.relevance / 3
         if relevance < s.drop_relevance:
             continue
-        item = source.item
         depth = item.depth if item else 0
         findings.append(Finding(
             id=new_id(), task_id=task.id, chunk_id=source.chunk_id or "", doc_id=source.doc.doc_id,

@@ -18,8 +18,10 @@ from desktop.engine import events as ev
 from desktop.engine import prompts as P
 from desktop.engine.focus import answers
 from desktop.engine.narrate import said
+from desktop.engine.question_parts import parts
 from desktop.engine.research_state import DriftVerdict, Finding
 from desktop.engine.schemas import DriftReason, DriftScores, drift_scores
+from desktop.engine.state import RunState
 from desktop.engine.step import StepContext
 from desktop.kb.language import detect_language
 
@@ -66,14 +68,12 @@ async def filter_drift(ctx: StepContext) -> str:
         return await ctx.ask_or(
             lambda: _unscored(batch), P.DRIFT, drift_scores(len(batch)), lenient=True,
             answer_tokens=P.DRIFT.max_tokens * len(batch) + 120, question=state.question,
-            summary=state.clarification.summary or state.question, scope=anchor.scope if anchor else "-",
+            summary=_refined(state), scope=anchor.scope if anchor and anchor.scope else "-",
             entities=", ".join(anchor.key_entities) if anchor else "-",
             avoid="; ".join(anchor.avoid) if anchor and anchor.avoid else "-", findings=_lines(batch), n=len(batch),
         )
 
-    # the question itself; over documents in another language its words cannot stand in a quote, and the
-    # research queries (written in the documents' language) say what it asks for
-    aims = [state.question] if state.language == state.doc_language else state.clarification.research_queries
+    aims = _asked(state)
     for f in findings:  # a quote that holds what the question asks for is evidence: no model is asked about it
         if _answers(f, aims, state.language):
             f.drift = DriftVerdict(score=f.relevance, reason=ANSWERS, reason_key="drift_answers", note=ANSWERS)
@@ -101,6 +101,22 @@ async def filter_drift(ctx: StepContext) -> str:
     ctx.emit(ev.DriftFiltered(kept=len(findings) - len(filtered), filtered=len(filtered), warning=warning,
                               items=[{"id": f.id, "score": f.drift.score, "reason": f.drift.reason} for f in filtered if f.drift]))
     return "synthesis.write"
+
+
+def _refined(state: RunState) -> str:
+    """The refined question, where clarification refined it ('-' where it is the question: --auto)."""
+    summary = state.clarification.summary or ""
+    return summary if summary and summary != state.question else "-"
+
+
+def _asked(state: RunState) -> list[str]:
+    """What the question asks for, one thing at a time: its parts (a question that asks five things asks for
+    one of them in each quote); over documents in another language its words cannot stand in a quote, and
+    the research queries and the plan's searches (written in the documents' language) say it."""
+    if state.language == state.doc_language:
+        return list(dict.fromkeys([state.question, *parts(state.question)]))
+    plan = [q for t in (state.plan.items if state.plan else []) for q in t.subtasks]
+    return [*state.clarification.research_queries, *plan]
 
 
 def _answers(f: Finding, aims: list[str], language: str) -> bool:

@@ -286,11 +286,11 @@ def examples(language: str) -> dict[str, str]:
 EXTRACT = Prompt(
     "research.extract",
     system=(
-        "Read the evidence for one research task. Each excerpt has a label (S1, S2, ...), its document, page and "
+        "Read the evidence for research tasks. Each excerpt has a label (S1, S2, ...), its document, page and "
         "section, and numbered sentences ([1], [2], ...) that the search picked from the document; (…) marks text "
         "left out. For every excerpt that helps with the task or the research question, give:\n"
         "- excerpt: its label.\n"
-        "- relevance: 3 = it answers the task directly; 2 = it gives a fact the answer needs (a condition, an "
+        "- relevance: 3 = it answers its task directly; 2 = it gives a fact the answer needs (a condition, an "
         "exception, a definition, a number, a deadline, who is responsible); 1 = background only.\n"
         "- quote: the numbers of the sentences of that excerpt that state what helps (at most 3): the sentence "
         "with the figure, deadline or rule itself, not its heading.\n"
@@ -316,7 +316,7 @@ EXTRACT = Prompt(
         "Research question: {question}\n"
         "Scope: {scope}\n"
         "Avoid: {avoid}\n"
-        "Task: {task}\n{task_context}\n"
+        "{tasks}\n"
         "{excerpts}\n\n"
         "{requests_note}Answer as JSON."
     ),

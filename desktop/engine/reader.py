@@ -41,13 +41,16 @@ class Source:
     title: str | None = None  # the section's title
     partial: bool = False  # some of the chunk's sentences are left out
 
-    def header(self) -> str:
+    def header(self, with_task: bool = False) -> str:
         section = " ".join(x for x in (self.section, self.title) if x)
         where = f"{self.doc.file_name}, p. {self.page}" + (f", {section}" if section else "")
-        return where + (f"; {self.note}" if self.note else "")
+        task = f"; for task {self.item.task_id}" if with_task and self.item and self.item.task_id is not None else ""
+        return where + task + (f"; {self.note}" if self.note else "")
 
-    def block(self) -> str:
-        return f"Excerpt {self.label} ({self.header()}):\n{self.shown}"
+    def block(self, with_task: bool = False) -> str:
+        """The excerpt as the model reads it; ``with_task``: the batch reads for several tasks, each excerpt
+        says which it was gathered for."""
+        return f"Excerpt {self.label} ({self.header(with_task)}):\n{self.shown}"
 
 
 def registry_line(docs: list[DocumentInfo]) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from contextlib import suppress
 
 from desktop.engine import events as ev
-from desktop.engine import phase1, phase2, phase3, phase4, phase5, phase35, quality
+from desktop.engine import gathering, phase1, phase2, phase3, phase4, phase5, phase35, quality
 from desktop.engine.narrate import Value, said
 from desktop.engine.resources import KnowledgeBases
 from desktop.engine.state import RunState, now
@@ -37,7 +37,7 @@ STEPS: dict[str, StepFn] = {
     "plan.propose": phase2.propose,
     "plan.replan": phase2.replan,
     "research.start": phase3.start,
-    "research.next_task": phase3.next_task,
+    "research.next_task": gathering.gather_pending,
     "research.extract": phase3.extract_batch,
     "research.summarize": phase3.summarize,
     "drift.filter": phase35.filter_drift,
@@ -115,12 +115,10 @@ class ResearchEngine:
         return await self._drive(state)
 
     async def skip_task(self, run_id: str, task_id: int) -> RunState | None:
-        """Skip a research task; a running run drops it at once and goes on with the next task."""
+        """Skip a research task; a running run drops what it has left to read after the batches in flight
+        (they read for several tasks at once) and goes on."""
         if run_id in self._running:
             self._skips.setdefault(run_id, set()).add(task_id)
-            research = self.store.load(run_id).later.research
-            if research.current == task_id:
-                self._running[run_id].cancel()  # its batch is not worth finishing
             return None
         ctx = await self._context(self.store.load(run_id))
         try:

@@ -357,12 +357,13 @@ def test_english_report(harness, question: str) -> None:  # noqa: ANN001
     assert state.later.report.language == "en" and state.later.report.answer.startswith(TEXTS["en"]["answer"])
 
 
-def test_a_model_that_gives_no_usable_answers_does_not_stop_the_run(harness, research_llm) -> None:  # noqa: ANN001
+def test_a_model_that_gives_no_usable_answers_does_not_stop_the_run(harness, research_llm, engine_settings) -> None:  # noqa: ANN001
     """A weak model (seen with a tiny real one) fails some calls even after retries: the run goes on
     with what it has, says so in warnings, and still writes a report."""
     for title in ("FollowUpQuestions", "DriftScores", "QualityAnswer"):
         research_llm.overrides[title] = replies.invalid_json()
-    # the first step's two batches (read at once, each tried 3 times) are lost
+    # the first two batches (read one after the other, each tried 3 times) are lost
+    engine_settings.research.extract_concurrency = 1
     research_llm.once["ExtractionBatch"] = [replies.invalid_json()] * 6
 
     async def scenario(engine):  # noqa: ANN001, ANN202

@@ -113,9 +113,8 @@ def test_the_plan_says_nothing_is_relevant_only_when_so(harness, research_llm) -
 def test_extraction_shows_numbered_sentences_and_asks_for_grades_and_sentence_numbers_only() -> None:
     """The model grades and points at sentences; it writes no restatement of them (a one-line reading per
     excerpt cost a 1.5B model on two cores about a minute a run, and was where it went wrong)."""
-    values = {"language": "de", "max_requests": 3, "question": "Q", "scope": "-", "avoid": "-", "task": "T",
-              "task_context": "", "registry": "StrlSchG.pdf", "excerpts": "Excerpt S1 (x, p. 1):\n[1] Satz.",
-              "requests_note": ""}
+    values = {"language": "de", "max_requests": 3, "question": "Q", "scope": "-", "avoid": "-", "tasks": "Task: T",
+              "registry": "StrlSchG.pdf", "excerpts": "Excerpt S1 (x, p. 1):\n[1] Satz.", "requests_note": ""}
     messages = P.EXTRACT.render(**values, info_rule="", extract_answer=P.extract_answer(False, "de"))
     system, user = messages[0].content, messages[1].content
     assert '{"excerpt": "S1", "relevance": 3, "quote": [2]}' in system and '"info"' not in system
@@ -134,18 +133,20 @@ def test_extraction_shows_numbered_sentences_and_asks_for_grades_and_sentence_nu
     assert quotes(text, units, [2, 3, 9]) == ["Nach § 5 Abs. 2 gilt z. B. dies; jenes nicht."]
 
 
-def test_extraction_calls_share_their_prefix_and_read_several_chunks(harness, research_llm) -> None:  # noqa: ANN001
-    """The instructions are sent once per batch, and every call of a task begins with the same text, so
-    the server's prompt cache reuses it."""
+def test_extraction_calls_share_their_prefix_and_read_full_batches_across_tasks(harness, research_llm) -> None:  # noqa: ANN001
+    """The instructions are sent once per batch, and every call begins with the same text (the system text,
+    then the question), so the server's prompt cache reuses it; a batch reads for several tasks at once, so
+    a task of two excerpts costs no call of its own."""
     harness.run(lambda engine: engine.start(QUESTION_DE, "Sample", auto=True))
     state = harness.run(lambda engine: engine.approve(engine.runs()[0].run_id))
     calls = _calls(harness, "research.extract")
     assert len({c.messages[0]["content"] for c in calls}) == 1  # one system text for the whole run
-    first_task = [c for c in calls if QUESTION_DE in c.messages[1]["content"].split("Task: ")[1][:200]]
-    heads = {c.messages[1]["content"].split("Excerpt S1")[0] for c in first_task}
-    assert len(heads) == 1 and all(c.messages[1]["content"].count("\nExcerpt S") >= 2 for c in first_task)
+    assert len({c.messages[1]["content"].split("\nTask")[0] for c in calls}) == 1  # the question comes first
     read = sum(t.extracted for t in state.later.research.tasks)
-    assert len(calls) < read / 2  # several chunks a call
+    size = harness.settings.research.extract_batch
+    assert len(calls) == -(-read // size)  # full batches: as few calls as the excerpts allow
+    mixed = [c for c in calls if "Tasks:\n" in c.messages[1]["content"]]
+    assert mixed and all("; for task " in c.messages[1]["content"] for c in mixed)
 
 
 def test_the_quality_rubric_has_anchors_for_every_score() -> None:

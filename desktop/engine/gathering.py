@@ -1,0 +1,68 @@
+"""The research's first step: the engine gathers the evidence of every pending task at once, without the
+model (``evidence.py``), so that the model then reads it in full batches whatever task it is for — a task
+of two excerpts costs no call of its own (on a CPU each call's question, task and answer frame cost
+seconds). Each task gathers what the settings allow; under a time budget the best of it is queued for
+reading (its allowance), and only the references followed into what is read are reported."""
+
+from __future__ import annotations
+
+from desktop.engine import events as ev
+from desktop.engine.evidence import Aim, Gatherer, Limits
+from desktop.engine.research_state import TaskRun, WorkItem
+from desktop.engine.state import Todo
+from desktop.engine.step import StepContext
+
+
+def todo(ctx: StepContext, task_id: int) -> Todo:
+    assert ctx.state.plan is not None
+    return next(t for t in ctx.state.plan.items if t.id == task_id)
+
+
+def room(ctx: StepContext, run: TaskRun) -> int:
+    """Excerpts the task may still queue: its allowance (or the setting) less what it read and queued."""
+    limit = run.allowance if run.allowance is not None else ctx.settings.max_chunks_per_task
+    return max(0, limit - run.extracted - len(run.queue))
+
+
+async def gather_pending(ctx: StepContext) -> str:
+    """Gather the evidence of every pending task; then read it, or go on when nothing is left to read."""
+    research = ctx.state.later.research
+    names = {d.doc_id: d.file_name for d in (await ctx.documents()).values()}
+    for run in [t for t in research.tasks if t.status == "pending"]:
+        await _gather(ctx, run, names)
+    running = [t for t in research.tasks if t.status == "running"]
+    research.current = None
+    if any(t.queue for t in running):
+        return "research.extract"
+    return "research.summarize" if running else "drift.filter"
+
+
+async def _gather(ctx: StepContext, run: TaskRun, names: dict[str, str]) -> None:
+    research, s = ctx.state.later.research, ctx.settings
+    task = todo(ctx, run.task_id)
+    queries = list(dict.fromkeys([task.task, *task.subtasks,
+                                  *(ctx.state.clarification.research_queries if task.id == 0 else [])]))
+    reading = room(ctx, run)
+    limits = Limits(room=max(reading, s.max_chunks_per_task - run.extracted), per_query=s.extract_k_per_query,
+                    depth=s.reference_depth, per_doc=s.reference_max_per_doc, fusion_k=s.rrf_k)
+    seen = research.gathered + [WorkItem(chunk_id=c) for c in research.visited]
+    gatherer = await ctx.in_thread(Gatherer, ctx.kb, Aim.of(ctx.state.question, task.task, queries[1:]), limits,
+                                   seen, run.followed_units, names)
+    found = await ctx.in_thread(gatherer.gather, queries)
+    run.found += len(found.items)
+    run.queue = [item.model_copy(update={"task_id": run.task_id}) for item in found.items[:reading]]
+    research.gathered += run.queue
+    queued = {i.chunk_id for i in run.queue}
+    for f in (f for f in found.followed if f.item.chunk_id in queued):
+        run.followed += 1
+        run.followed_units.append(f.unit)
+        run.doc_follows[f.doc_id] = run.doc_follows.get(f.doc_id, 0) + 1
+        ctx.emit(ev.ReferenceFollowed(task_id=run.task_id, origin=f.item.origin or "", reference=f.reference,
+                                      doc=f.doc, page=f.page, section=f.section, depth=f.item.depth))
+    for doc_id in (d for d in found.capped if d not in run.capped_docs):  # said once per task and document
+        run.capped_docs.append(doc_id)
+        ctx.warn("warn_reference_cap", doc=names.get(doc_id, doc_id), times=s.reference_max_per_doc, task_id=run.task_id)
+    run.status = "running"
+    task.status = "running"
+    ctx.emit(ev.TaskStarted(task_id=run.task_id, task=task.task, chunks=len(run.queue), found=len(found.items),
+                            followed=sum(1 for i in run.queue if i.depth)))
