@@ -22,16 +22,17 @@ from desktop.engine.state import Todo
 from desktop.engine.step import StepContext
 
 # Calibrated on measured runs (Qwen2.5-Coder-1.5B on laws-de, 2 cores: ~40 prompt and ~9 answer tokens/s)
-ANSWER_PER_EXCERPT = 20  # tokens of a helpful excerpt's reading: label, grade, sentence numbers
+ANSWER_PER_EXCERPT = 28  # tokens of a helpful excerpt's reading: label, grade, sentence numbers (measured: 31)
 ANSWER_PER_INFO = 45  # and its line in the answer's language, where the documents are in another
 ANSWER_PER_CALL = 20  # the answer's frame, written once per extraction call
-HELPFUL_SHARE = 0.6  # share of the excerpts read that become findings (small models find most helpful)
+CALL_PROMPT = 350  # the user text of an extraction call before its excerpts: the question, the tasks
+HELPFUL_SHARE = 0.8  # share of the excerpts read that become findings (a small model finds most helpful)
 EXCERPT_HEADER = 30  # tokens of an excerpt's label, place and sentence numbers
 SUMMARY = (900, 130)  # prompt and answer tokens of one task summary (measured: 720-1,070 and 100-150)
-DRIFT = (400, 8, 110)  # prompt tokens of a drift call; answer and prompt tokens per finding (its quote)
-SYNTHESIS = (900, 600)  # prompt tokens besides the sources, answer tokens (measured on laws-de: 285-683)
+DRIFT = (500, 80, 10, 120)  # a drift call's prompt and answer (reasons) tokens; answer and prompt per finding
+SYNTHESIS = (1000, 600)  # prompt tokens besides the sources, answer tokens (measured on laws-de: 285-683)
 QUALITY = (900, 60)  # measured: 970-1,320 prompt tokens and 52 answer tokens
-SOURCE_TOKENS = 90  # a finding as the synthesis reads it: its place and verified quotes
+SOURCE_TOKENS = 110  # a finding as the synthesis reads it: its place and verified quotes (measured: ~125)
 CHUNK_TOKENS_DEFAULT = 350
 TASK0_SHARE = 0.5  # of a tight budget's excerpts, the question itself reads this share…
 TASK0_LEADS = 4  # …in a plan of at most this many tasks (with it)
@@ -62,7 +63,7 @@ class CostModel:
 
     def excerpt_s(self) -> float:
         reading = ANSWER_PER_EXCERPT + (ANSWER_PER_INFO if self.translated else 0)
-        return (self.chunk_tokens + EXCERPT_HEADER) / self.prompt_tps + \
+        return (self.chunk_tokens + EXCERPT_HEADER + CALL_PROMPT / self.batch) / self.prompt_tps + \
             (HELPFUL_SHARE * reading + ANSWER_PER_CALL / self.batch) / self.answer_tps
 
     def final(self, tasks: int, excerpts: int) -> tuple[int, int, int]:
@@ -72,8 +73,8 @@ class CostModel:
         summaries = min(tasks, findings // 3) if self.summaries else 0
         sources = min(self.synthesis_sources, findings * SOURCE_TOKENS)
         rating = (sources + QUALITY[0], QUALITY[1], 1) if self.rated else (0, 0, 0)
-        prompt = summaries * SUMMARY[0] + DRIFT[0] + findings * DRIFT[2] + sources + SYNTHESIS[0] + rating[0]
-        answer = summaries * SUMMARY[1] + DRIFT[1] * findings + SYNTHESIS[1] + rating[1]
+        prompt = summaries * SUMMARY[0] + DRIFT[0] + findings * DRIFT[3] + sources + SYNTHESIS[0] + rating[0]
+        answer = summaries * SUMMARY[1] + DRIFT[1] + DRIFT[2] * findings + SYNTHESIS[1] + rating[1]
         return summaries + math.ceil(findings / 12) + 1 + rating[2], prompt, answer
 
     def seconds(self, tasks: int, excerpts: int) -> float:

@@ -146,13 +146,17 @@ class Gatherer:
         self.kb = kb
         self.aim = aim
         self.limits = limits
-        self.seen = {w.chunk_id for w in seen}
+        # the sentences of each chunk shown so far (None: all of it — an older run read whole chunks)
+        self.shown: dict[str, set[int] | None] = {}
+        for w in seen:
+            had = self.shown.get(w.chunk_id, set())
+            self.shown[w.chunk_id] = None if had is None or not w.units else had | set(w.units)
         self.followed_units = set(followed_units)
         self.doc_names = doc_names
         self.doc_follows: dict[str, int] = {}
         self.capped: set[str] = set()
         known = kb.catalog.chunks_by_id([w.chunk_id for w in seen])
-        self.texts = [shown_text(known[w.chunk_id], w.units) for w in seen if w.chunk_id in known]
+        self.texts = {w.chunk_id: shown_text(known[w.chunk_id], w.units) for w in seen if w.chunk_id in known}
 
     def gather(self, queries: list[str]) -> Gathered:
         result = Gathered()
@@ -183,16 +187,21 @@ class Gatherer:
         return result
 
     def _item(self, chunk: Chunk, **fields: object) -> WorkItem | None:
-        """The chunk cut to its best sentences, or None when the run has it already (or its sentences)."""
-        if chunk.chunk_id in self.seen:
-            return None
+        """The chunk cut to its best sentences for this task, or None when the run has shown them already: in
+        this chunk (another task read other sentences of it: the new ones are shown) or standing in another."""
         numbers = cut(chunk.text, self.aim, chunk.language)
+        if chunk.chunk_id in self.shown:
+            before = self.shown[chunk.chunk_id]
+            if before is None or all(n in before for n in numbers):
+                return None
+            numbers = [n for n in numbers if n not in before]
         text = shown_text(chunk, numbers)
-        if len(text.split()) >= 8 and any(fuzz.partial_ratio(text, other) >= DUPLICATE for other in self.texts
-                                          if len(other) >= len(text) * 0.5):
+        if len(text.split()) >= 8 and any(fuzz.partial_ratio(text, other) >= DUPLICATE
+                                          for other_id, other in self.texts.items()
+                                          if other_id != chunk.chunk_id and len(other) >= len(text) * 0.5):
             return None
-        self.seen.add(chunk.chunk_id)
-        self.texts.append(text)
+        self.shown[chunk.chunk_id] = (self.shown.get(chunk.chunk_id) or set()) | set(numbers)
+        self.texts[chunk.chunk_id] = f"{self.texts.get(chunk.chunk_id, '')} {text}".strip()
         return WorkItem(chunk_id=chunk.chunk_id, units=numbers, **fields)  # type: ignore[arg-type]
 
     def _follow(self, searched: list[tuple[WorkItem, Chunk]], room: int, result: Gathered) -> dict[str, list[WorkItem]]:
@@ -229,7 +238,7 @@ class Gatherer:
                 if self.doc_follows.get(target.doc_id, 0) >= self.limits.per_doc:
                     self.capped.add(target.doc_id)
                     continue
-                best = next((c for c, _ in self.kb.rank(self.aim.text, target.chunk_ids) if c not in self.seen), None)
+                best = next((c for c, _ in self.kb.rank(self.aim.text, target.chunk_ids) if c not in self.shown), None)
                 found = self.kb.catalog.chunks_by_id([best]).get(best) if best else None
                 if found is not None and len(target.chunk_ids) > SMALL_UNIT and not self._speaks_to_aim(found):
                     continue  # a long annex whose closest chunk says nothing of the task (a list of nuclides)

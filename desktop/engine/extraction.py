@@ -17,6 +17,7 @@ from desktop.engine.answer import whole_words
 from desktop.engine.estimate import room_for_requests
 from desktop.engine.focus import focused
 from desktop.engine.prompts import language_name
+from desktop.engine.question_parts import parts
 from desktop.engine.quote_locate import locate
 from desktop.engine.quotes import verify_quote
 from desktop.engine.reader import Reader, Source, registry_line
@@ -34,6 +35,7 @@ from desktop.report.model import Rect
 
 log = logging.getLogger(__name__)
 INFO_TOKENS = 60  # a reading's line in the answer's language
+QUOTED_SENTENCES = 4  # the model's and the engine's picks of an excerpt together
 
 
 def _tier(depth: int, relevance: float, tier1_min: float) -> int:
@@ -159,6 +161,7 @@ async def read_batch(ctx: StepContext, todos: dict[int, Todo], items: list[WorkI
     readings, turns = await _converse(ctx, tasks, reader, list(docs.values()))
     findings = []
     sentences = _sentences(reader)
+    asked = parts(state.question)
     for label, reading in readings.items():
         source = reader.sources.get(label)
         if source is None:
@@ -166,11 +169,13 @@ async def read_batch(ctx: StepContext, todos: dict[int, Todo], items: list[WorkI
         item = source.item
         task = todos.get(item.task_id) if item and item.task_id is not None else None
         task = task or tasks[0]  # text served on request: the batch's first task
-        aim = f"{state.question}\n{task.task}"  # what a sentence should answer: the question, its task
-        # the engine's second look (focus.py); a relevant excerpt the model named no sentence of is quoted as the
-        # engine picked it (the sentences shown, best first when the engine cut the chunk)
-        quote = [n for n in focused(reading.quote, aim, sentences[label], state.language) if n in sentences[label]]
-        quote = quote or [u.number for u in source.units][:3]
+        # the engine's second look (focus.py): what a sentence should answer is the question and its task, and
+        # each part of a question that asks several things; a relevant excerpt the model named no sentence of
+        # is quoted as the engine picked it (the sentences shown, best first when the engine cut the chunk)
+        quote = reading.quote
+        for aim in [f"{state.question}\n{task.task}", *(asked if len(asked) > 1 else [])]:
+            quote = focused(quote, aim, sentences[label], state.language, limit=QUOTED_SENTENCES)
+        quote = [n for n in quote if n in sentences[label]] or [u.number for u in source.units][:3]
         reading = reading.model_copy(update={"quote": quote})
         relevance = reading.relevance / 3
         if relevance < s.drop_relevance:
@@ -189,13 +194,14 @@ async def read_batch(ctx: StepContext, todos: dict[int, Todo], items: list[WorkI
 
 
 def _one_per_passage(findings: list[Finding]) -> list[Finding]:
-    """A passage read in part (the engine's pick) and whole (on request) is one finding: the first, with the
-    other's quotes added and the higher relevance."""
-    by_chunk: dict[str, Finding] = {}
+    """A passage read for a task in part (the engine's pick) and whole (on request) is one finding: the first,
+    with the other's quotes added and the higher relevance. (Other sentences of it read for another task are
+    a finding of that task.)"""
+    by_chunk: dict[tuple[int, str], Finding] = {}
     for f in findings:
-        first = by_chunk.get(f.chunk_id) if f.chunk_id else None
+        first = by_chunk.get((f.task_id, f.chunk_id)) if f.chunk_id else None
         if first is None:
-            by_chunk[f.chunk_id or f.id] = f
+            by_chunk[(f.task_id, f.chunk_id or f.id)] = f
             continue
         known = {q.proposed for q in first.quotes}
         first.quotes += [q for q in f.quotes if q.proposed not in known]

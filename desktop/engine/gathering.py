@@ -45,7 +45,8 @@ async def _gather(ctx: StepContext, run: TaskRun, names: dict[str, str]) -> None
     reading = room(ctx, run)
     limits = Limits(room=max(reading, s.max_chunks_per_task - run.extracted), per_query=s.extract_k_per_query,
                     depth=s.reference_depth, per_doc=s.reference_max_per_doc, fusion_k=s.rrf_k)
-    seen = research.gathered + [WorkItem(chunk_id=c) for c in research.visited]
+    gathered = {w.chunk_id for w in research.gathered}  # an older run read whole chunks it did not gather
+    seen = research.gathered + [WorkItem(chunk_id=c) for c in research.visited if c not in gathered]
     gatherer = await ctx.in_thread(Gatherer, ctx.kb, Aim.of(ctx.state.question, task.task, queries[1:]), limits,
                                    seen, run.followed_units, names)
     found = await ctx.in_thread(gatherer.gather, queries)

@@ -160,9 +160,15 @@ async def replan(ctx: StepContext) -> str:
 
 
 async def _by_parts(ctx: StepContext, asked: list[str]) -> str:
-    """The question's parts as the plan's tasks, each searched with its own words and the model's query in
-    the documents' language (a piece such as "Wann sie spätestens zu vernichten ist?" names no subject)."""
+    """The question's parts as the plan's tasks. In the documents' language each is searched with its own
+    words (and the part before it where it names its subject by a pronoun): no model call. Over documents in
+    another language the model writes a search for each in the documents' language."""
     state = ctx.state
+    if state.language == state.doc_language:
+        proposal = PlanProposal(answerable=True, items=[
+            PlanItem(task=part, subtasks=[search] if search != part else []) for part, search in
+            zip(asked, question_parts.searches(asked))])
+        return _adopt(ctx, proposal, 1, [], keep=len(asked))
     schema = search_queries(len(asked), exact=True)
     numbered = "\n".join(f"{i}. {part}" for i, part in enumerate(asked, start=1))
     answer = await ctx.ask_or(lambda: schema.model_construct(queries=[]), P.PLAN_PARTS, schema,

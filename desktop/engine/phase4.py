@@ -15,6 +15,7 @@ from desktop.engine import events as ev
 from desktop.engine import prompts as P
 from desktop.engine.answer import Rendered, cited_numbers, plain, render, unquote_unverified
 from desktop.engine.checks import language_check
+from desktop.engine.coverage import completed
 from desktop.engine.findings import kept_findings, source_block, tasks_text
 from desktop.engine.research_state import Finding
 from desktop.engine.schemas import SynthesisAnswer
@@ -39,10 +40,10 @@ def _values(ctx: StepContext, sources: list[Finding]) -> dict[str, object]:
     anchor = ctx.state.anchor
     return {
         "question": ctx.state.question,
-        "summary": ctx.state.clarification.summary or ctx.state.question,
-        "scope": anchor.scope if anchor else "-",
+        "summary": ctx.state.clarification.summary if ctx.state.clarification.summary not in (None, ctx.state.question) else "-",
+        "scope": anchor.scope if anchor and anchor.scope else "-",
         "avoid": "; ".join(anchor.avoid) if anchor and anchor.avoid else "-",
-        "tasks": tasks_text(ctx),
+        "tasks": tasks_text(ctx, sources),
         "sources": "\n".join(source_block(i, f) for i, f in enumerate(sources, 1)) or "(none)",
     }
 
@@ -111,8 +112,10 @@ def _restated(ctx: StepContext) -> list[str]:
 async def _adopt(ctx: StepContext, draft: SynthesisAnswer, sources: list[Finding], attempt: int) -> None:
     syn = ctx.state.later.synthesis
     shown: Rendered = render(draft, [_support_text(f) for f in sources], ctx.state.language, aims(ctx), _restated(ctx))
-    syn.answer, syn.quotations, syn.quotations_verified = unquote_unverified(shown.markdown,
-                                                                             await _quote_sources(ctx, sources))
+    answer, syn.sources = completed(ctx, shown.markdown, [f.id for f in sources])  # every task that found something
+    by_id = {f.id: f for f in ctx.state.later.research.findings}
+    syn.answer, syn.quotations, syn.quotations_verified = unquote_unverified(
+        answer, await _quote_sources(ctx, [by_id[i] for i in syn.sources]))
     syn.uncited = shown.uncited
     syn.left_out = [f"{why}: {text}" for why, text in shown.left_out]
     if shown.uncited:

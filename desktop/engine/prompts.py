@@ -386,8 +386,9 @@ SYNTHESIS = Prompt(
         "Write the answer to the research question in {language}, as statements built only from the numbered "
         "sources.\n"
         "- answer: 1 to 3 statements that answer the question directly.\n"
-        "- details: at most 6 further statements the question needs: conditions, exceptions, deadlines, who is "
-        "responsible, definitions. No statement twice.\n"
+        "- details: at most 8 further statements the question needs: conditions, exceptions, deadlines, who is "
+        "responsible, definitions. Each research task that lists sources gets at least one statement from them. "
+        "No statement twice.\n"
         "- Each statement is one or two sentences in {language} and lists in sources the numbers of the sources "
         "that say it, for example [2] or [2, 5]: only those that say it. Every statement needs at least one "
         "source. Do not write source "
@@ -404,12 +405,12 @@ SYNTHESIS = Prompt(
         "Refined question: {summary}\n"
         "Scope: {scope}\n"
         "Avoid: {avoid}\n\n"
-        "Research tasks and what they found:\n{tasks}\n\n"
+        "Research tasks and the sources found for them:\n{tasks}\n\n"
         "Sources:\n{sources}\n\n"
         "{feedback}"
         "Answer as JSON, its texts in {language}."
     ),
-    max_tokens=800,
+    max_tokens=900,
 )
 
 QUALITY = Prompt(

@@ -13,6 +13,7 @@ from __future__ import annotations
 from desktop.engine import events as ev
 from desktop.engine import prompts as P
 from desktop.engine.context import measured_speed, prompt_cost
+from desktop.engine.coverage import cited_tasks
 from desktop.engine.estimate import QUALITY, remaining_budget
 from desktop.engine.findings import MARKER, kept_findings, source_block, tasks_text
 from desktop.engine.research_state import Finding
@@ -85,6 +86,8 @@ def measured(ctx: StepContext, answer: QualityAnswer, rated: bool) -> Quality:
     share = cited_sentence_share(without_open_points(syn.answer), syn.uncited)
     figures, stated = figures_in_quotes(syn.answer, sources)
     first = syn.quality if syn.quality and syn.quality.assessed else None
+    plan = [t.id for t in ctx.state.plan.items] if ctx.state.plan else []
+    tasks = [t for t in plan if t != 0 or len(plan) == 1]  # the question itself is answered through its tasks
     total = answer.grounding + answer.completeness + answer.structure + answer.citations
     return Quality(
         grounding=answer.grounding, completeness=answer.completeness, structure=answer.structure,
@@ -95,6 +98,7 @@ def measured(ctx: StepContext, answer: QualityAnswer, rated: bool) -> Quality:
         sources_read=len(set(research.visited)),
         sources_found=sum(t.found for t in research.tasks) or len({w.chunk_id for w in research.gathered}),
         statements_left_out=len(syn.left_out) + len(syn.uncited),
+        tasks_answered=len(cited_tasks(syn.answer, syn.sources, by_id) & set(tasks)), tasks_total=len(tasks),
     )
 
 

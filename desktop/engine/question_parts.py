@@ -80,3 +80,14 @@ def _after_scene(sentence: str) -> str:
 def _as_question(piece: str) -> str:
     piece = re.sub(r"^(?:und|and|sowie)\s+", "", piece.rstrip(" ?"), flags=re.I)
     return piece[:1].upper() + piece[1:] + "?"
+
+
+# A part that names its subject by a pronoun ("Wann sie spätestens zu vernichten ist?") is searched together
+# with the part before it, which names it.
+_PRONOUN = re.compile(r"\b(?:sie|er|es|ihr|ihre[nmrs]?|sein|seine[nmrs]?|diese[nmrs]?|solche[nmrs]?|dessen|deren|"
+                      r"it|its|they|their|them|this|these|those|such)\b", re.I)
+
+
+def searches(asked: list[str]) -> list[str]:
+    """A search for each part: its own words, with the part before it where it names its subject by a pronoun."""
+    return [f"{asked[i - 1]} {part}" if i and _PRONOUN.search(part) else part for i, part in enumerate(asked)]

@@ -190,7 +190,7 @@ class DriftScores(_Answer):
     reasons: list[DriftReason] = Field(default_factory=list, max_length=6, description="only for scores 0 and 1")
 
 
-DRIFT_REASONS = 3  # reasons a drift answer may give (the server's grammar stops the list there)
+DRIFT_REASONS = 2  # reasons a drift answer may give (the server's grammar stops the list there)
 
 
 def drift_scores(n: int) -> type[DriftScores]:
@@ -217,7 +217,7 @@ class SynthesisAnswer(_Answer):
     """The answer as statements; Rabbithole renders it to Markdown with [n] markers."""
 
     answer: list[Statement] = Field(min_length=1, max_length=3, description="the direct answer to the question")
-    details: list[Statement] = Field(default_factory=list, max_length=6)
+    details: list[Statement] = Field(default_factory=list, max_length=8)
     open: list[Short] = Field(default_factory=list, max_length=3, description="what the sources leave open")
 
 

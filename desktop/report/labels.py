@@ -74,6 +74,8 @@ LABELS: dict[str, dict[str, str]] = {
                           "zurückgestellt; prüfen Sie Plan und Klärung, falls dem Bericht etwas fehlt."),
         "drift_not_scored": "nicht bewertet: das Sprachmodell gab keine verwendbare Antwort",
         "drift_answers": "das verifizierte Zitat enthält, wonach die Frage fragt",
+        "more_evidence": "Belege zu weiteren Aufgaben",
+        "tasks_answered": "Aufgaben mit Beleg in der Antwort",
         "measured": "Gemessen",
         "figures_in_quotes": "Zahlen der Antwort in ihren zitierten Belegen",
         "references_followed": "Verweise verfolgt",
@@ -147,6 +149,8 @@ LABELS: dict[str, dict[str, str]] = {
                           "check the plan or the clarification if the report misses something."),
         "drift_not_scored": "not scored: the language model gave no usable answer",
         "drift_answers": "its verified quote holds what the question asks for",
+        "more_evidence": "Evidence for the other tasks",
+        "tasks_answered": "Tasks with evidence in the answer",
         "measured": "Measured",
         "figures_in_quotes": "The answer's figures in the quotes it cites",
         "references_followed": "References followed",
@@ -279,6 +283,8 @@ def quality_rows(report: Report) -> list[tuple[str, str]]:
             (lab["verified_share"], percent(q.verified_quote_share))]
     if q.figures_stated:
         rows.append((lab["figures_in_quotes"], f"{q.figures_in_quotes} / {q.figures_stated}"))
+    if q.tasks_total:
+        rows.append((lab["tasks_answered"], f"{q.tasks_answered} / {q.tasks_total}"))
     rows += [(lab["references_followed"], str(q.references_followed)),
              (lab["sources_read"], f"{q.sources_read} / {q.sources_found}" if q.sources_found else str(q.sources_read))]
     if q.statements_left_out:

@@ -95,6 +95,8 @@ class Quality(_Model):
     sources_found: int = Field(0, description="measured: evidence excerpts the engine gathered")
     statements_left_out: int = Field(0, description="measured: statements left out (no supporting source, or no "
                                                     "place in an answer)")
+    tasks_answered: int = Field(0, description="measured: tasks of the plan the answer cites a finding of")
+    tasks_total: int = Field(0, description="measured: tasks of the plan (0: not measured)")
 
 
 class PhaseTiming(_Model):

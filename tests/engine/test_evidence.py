@@ -86,3 +86,21 @@ def test_evidence_is_numbered_anew_with_gaps_and_a_quote_never_spans_left_out_te
     assert shown == f"[1] Erster Satz steht hier.\n{GAP}\n[2] Dritter Satz steht dort.\n[3] Vierter Satz endet hier."
     assert quotes(text, found, [1, 2]) == ["Erster Satz steht hier.", "Dritter Satz steht dort."]
     assert quotes(text, found, [2, 3]) == ["Dritter Satz steht dort. Vierter Satz endet hier."]
+
+
+def test_another_task_is_shown_the_sentences_of_a_chunk_that_were_not_shown_yet(sample_kb: KnowledgeBase) -> None:
+    """§ 77 StrlSchG holds the career limit (400 mSv) and what the authority may allow beyond it (10 mSv): when a
+    task was shown the first sentence only, a later task asking what the authority may allow gets the chunk's
+    other sentence, not nothing."""
+    extra = ("In welchem Umfang kann die Behörde eine zusätzliche berufliche Exposition im Benehmen mit einem "
+             "ermächtigten Arzt zulassen, wenn diese nicht mehr als 10 Millisievert beträgt?")
+    hit = next(h for h in sample_kb.search(extra, k=5) if h.section == "§ 77")
+    chunk = sample_kb.chunk(hit.chunk_id)
+    sentences = {u.number: chunk.text[u.start:u.end] for u in units(chunk.text)}
+    limit = next(n for n, t in sentences.items() if "400 Millisievert" in t)
+    earlier = [WorkItem(chunk_id=chunk.chunk_id, units=[limit], task_id=1)]
+    _, again = _gather(sample_kb, extra, [extra], room=3, seen=earlier, depth=0)
+    more = next(i for i in again.items if i.chunk_id == chunk.chunk_id)
+    assert limit not in more.units and "10 Millisievert" in shown_text(chunk, more.units)
+    _, nothing_new = _gather(sample_kb, extra, [extra], room=3, seen=[*earlier, more], depth=0)
+    assert chunk.chunk_id not in {i.chunk_id for i in nothing_new.items}

@@ -7,7 +7,7 @@ import pytest
 from support.research_llm import TEXTS
 
 from desktop.engine import events as ev
-from desktop.engine.question_parts import parts
+from desktop.engine.question_parts import parts, searches
 
 ETHICS = ("Innerhalb welcher Frist muss eine Ethikkommission zu einem strahlenschutzrechtlichen Forschungsvorhaben "
           "Stellung nehmen, und mit wie vielen Mitgliedern muss sie es beraten?")
@@ -46,11 +46,24 @@ def test_a_question_is_split_into_what_it_asks_for(question: str, expected: list
 
 def test_a_question_that_asks_several_things_is_planned_by_its_parts(harness, research_llm) -> None:  # noqa: ANN001
     """--auto: the parts are the tasks (seen with a 1.5B model: "Übersicht der relevanten Gesetze" for a question
-    that named five facts); the model writes one search for each, in the documents' language, and no outline."""
+    that named five facts). In the documents' language they are their own searches: no model call at all."""
     state = harness.run(lambda engine: engine.start(TWO_PARTS, "Sample", auto=True))
     assert [t.task for t in state.plan.items] == [TWO_PARTS, *parts(TWO_PARTS)]
+    assert not [c for c in harness.of(ev.LlmCall) if c.purpose == "plan.propose"]
+
+
+def test_over_documents_in_another_language_the_model_writes_a_search_for_each_part(harness, research_llm) -> None:  # noqa: ANN001
+    question = ("Which effective dose may an occupationally exposed person receive per year at most, and which "
+                "exception may the competent authority allow in a single case?")
+    state = harness.run(lambda engine: engine.start(question, "Sample", auto=True))
+    assert [t.task for t in state.plan.items] == [question, *parts(question)]
     assert all(len(t.subtasks) == 1 for t in state.plan.items[1:])
-    assert set(state.plan.items[1].subtasks) <= set(TEXTS["de"]["queries"])
+    assert set(state.plan.items[1].subtasks) <= set(TEXTS["de"]["queries"])  # in German, the documents' language
     calls = [c for c in harness.of(ev.LlmCall) if c.purpose == "plan.propose"]
-    assert len(calls) == 1 and "Its parts:\n1. Welche effektive Jahresdosis" in calls[0].messages[1]["content"]
+    assert len(calls) == 1 and "Its parts:\n1. Which effective dose" in calls[0].messages[1]["content"]
     assert "Write exactly 2 queries" in calls[0].messages[1]["content"]
+
+
+def test_a_part_that_names_its_subject_by_a_pronoun_is_searched_with_the_part_before_it() -> None:
+    asked = ["Wie lange ist die Gesundheitsakte aufzubewahren?", "Wann ist sie spätestens zu vernichten?"]
+    assert searches(asked) == [asked[0], f"{asked[0]} {asked[1]}"]

@@ -177,5 +177,5 @@ def test_sigkill_in_phase_3_then_resume_finishes_the_report(sample_paths, fake_l
     final = RunStore(paths.runs_file).load(run_id)
     ids = [f.id for f in final.later.research.findings]
     assert ids[: len(before)] == before and len(ids) == len(set(ids))  # kept, and nothing read twice
-    chunks = [f.chunk_id for f in final.later.research.findings]
-    assert len(chunks) == len(set(chunks)) and final.later.report is not None
+    shown = [(w.chunk_id, n) for w in final.later.research.gathered for n in w.units]
+    assert len(shown) == len(set(shown)) and final.later.report is not None  # no sentence gathered twice

@@ -1,0 +1,72 @@
+"""Every task the research found evidence for is in the answer: where the model's statements leave a task
+of the plan out, the answer gets that task's best verified quote, cited, under a heading of its own.
+
+Seen with a 1.5B model on a question that asked for five facts: the evidence held all five, the model wrote
+three statements and stopped. In --auto a question that asks several things is planned by its parts
+(``question_parts``), so a task left out is a part of the question left unanswered. The line added is the
+document's own words (or, over documents in another language, the reading's line in the answer's
+language), never a sentence the engine makes up."""
+
+from __future__ import annotations
+
+from desktop.engine.findings import MARKER, kept_findings
+from desktop.engine.focus import score
+from desktop.engine.research_state import Finding
+from desktop.engine.state import Todo
+from desktop.engine.step import StepContext
+from desktop.report.labels import LABELS, QUOTE_MARKS
+
+MAX_CHARS = 320  # a quote in the answer: the sentence that states it, not the whole passage
+
+
+def cited_tasks(answer: str, sources: list[str], findings: dict[str, Finding]) -> set[int]:
+    """The tasks the answer cites a finding of (``sources``: finding ids in the order of their [n])."""
+    numbers = {int(n) for n in MARKER.findall(answer)}
+    return {findings[sources[n - 1]].task_id for n in numbers if 1 <= n <= len(sources) and sources[n - 1] in findings}
+
+
+def _best(task: Todo, question: str, candidates: list[Finding], language: str) -> Finding | None:
+    """The task's finding whose verified quote answers it best (a figure counts where it asks for one)."""
+    quoted = [f for f in candidates if f.verified_quotes]
+    aim = f"{question}\n{task.task} {' '.join(task.subtasks)}"
+    return max(quoted, key=lambda f: (f.tier == 1, max(score(aim, q.display or "", language, True)
+                                                      for q in f.verified_quotes)), default=None)
+
+
+def _line(task: Todo, f: Finding, n: int, language: str) -> str:
+    if f.info:  # the reading's line in the answer's language (documents in another language)
+        said = " ".join(f.info.split())
+    else:
+        left, right = QUOTE_MARKS["de" if language == "de" else "en"]
+        text = " ".join((f.verified_quotes[0].display or "").split())
+        said = left + (text if len(text) <= MAX_CHARS else text[:MAX_CHARS].rsplit(" ", 1)[0] + " …") + right
+    title = " ".join(task.task.split()).rstrip("?")
+    return f"- {title}: {said} [{n}]"
+
+
+def completed(ctx: StepContext, answer: str, sources: list[str]) -> tuple[str, list[str]]:
+    """The answer with a line for each task of the plan it leaves out but found evidence for; returns the
+    answer and the source list (a finding not yet numbered gets the next number)."""
+    state = ctx.state
+    if not state.plan or not answer.strip():
+        return answer, sources
+    findings = {f.id: f for f in state.later.research.findings}
+    kept = kept_findings(ctx)
+    covered = cited_tasks(answer, sources, findings)
+    sources, lines = list(sources), []
+    for task in state.plan.items:
+        if task.id in covered or task.id == 0 and len(state.plan.items) > 1:
+            continue  # the question itself is answered by whatever the answer says of its tasks
+        best = _best(task, state.question, [f for f in kept if f.task_id == task.id], state.doc_language)
+        if best is None:
+            continue
+        if best.id not in sources:
+            sources.append(best.id)
+        lines.append(_line(task, best, sources.index(best.id) + 1, state.language))
+    if not lines:
+        return answer, sources
+    labels = LABELS["de" if state.language == "de" else "en"]
+    block = f"**{labels['more_evidence']}:**\n" + "\n".join(lines)
+    head = f"\n\n**{labels['open_points']}:**"
+    body, _, rest = answer.partition(head)
+    return f"{body}\n\n{block}" + (head + rest if rest else ""), sources
