@@ -66,9 +66,10 @@ class CostModel:
         return (self.chunk_tokens + EXCERPT_HEADER + CALL_PROMPT / self.batch) / self.prompt_tps + \
             (HELPFUL_SHARE * reading + ANSWER_PER_CALL / self.batch) / self.answer_tps
 
-    def final(self, tasks: int, excerpts: int) -> tuple[int, int, int]:
-        """Calls, prompt and answer tokens of what follows the reading: summaries, drift, synthesis, rating."""
-        findings = int(HELPFUL_SHARE * excerpts)
+    def final(self, tasks: int, excerpts: int, found: int = 0) -> tuple[int, int, int]:
+        """Calls, prompt and answer tokens of what follows the reading of ``excerpts`` more (``found``: the
+        findings so far): summaries, drift, synthesis, rating."""
+        findings = found + int(HELPFUL_SHARE * excerpts)
         # a task with fewer than three findings needs no summary call
         summaries = min(tasks, findings // 3) if self.summaries else 0
         sources = min(self.synthesis_sources, findings * SOURCE_TOKENS)
@@ -77,8 +78,8 @@ class CostModel:
         answer = summaries * SUMMARY[1] + DRIFT[1] + DRIFT[2] * findings + SYNTHESIS[1] + rating[1]
         return summaries + math.ceil(findings / 12) + 1 + rating[2], prompt, answer
 
-    def seconds(self, tasks: int, excerpts: int) -> float:
-        _, prompt, answer = self.final(tasks, excerpts)
+    def seconds(self, tasks: int, excerpts: int, found: int = 0) -> float:
+        _, prompt, answer = self.final(tasks, excerpts, found)
         return self.fixed_tokens / self.prompt_tps + excerpts * self.excerpt_s() + prompt / self.prompt_tps + \
             answer / self.answer_tps
 
@@ -109,12 +110,27 @@ def remaining_budget(ctx: StepContext) -> float | None:
     return max(0.0, budget - max(usage.seconds, usage.prompt_s + usage.answer_s)) if budget else None
 
 
-def fit_excerpts(model: CostModel, tasks: int, left: float, most: int, least: int) -> int:
+def fit_excerpts(model: CostModel, tasks: int, left: float, most: int, least: int, found: int = 0) -> int:
     """The most excerpts (``least`` to ``most``) whose whole cost — the reading and what grows with it:
-    summaries, drift scores, the synthesis' sources — fits ``left`` seconds; ``least`` when none does (a
-    report needs something read)."""
-    fitting = (n for n in range(most, least - 1, -1) if model.seconds(tasks, n) <= left)
+    summaries, drift scores, the synthesis' sources, also of the ``found`` findings so far — fits ``left``
+    seconds; ``least`` when none does (a report needs something read)."""
+    fitting = (n for n in range(most, least - 1, -1) if model.seconds(tasks, n, found) <= left)
     return next(fitting, min(least, most))
+
+
+def readable(ctx: StepContext) -> int | None:
+    """How many more of the gathered excerpts fit what is left of ``research.time_budget_s`` at the speed
+    measured so far (the reading included), with the report still to write; None without a budget. Until
+    something was read, at least a batch: a report needs evidence."""
+    research = ctx.state.later.research
+    left, model = remaining_budget(ctx), cost_model(ctx)
+    queued = sum(len(t.queue) for t in research.tasks if t.status == "running")
+    if left is None or model is None:
+        return None
+    running = sum(1 for t in research.tasks if t.status == "running")
+    least = 0 if research.visited else ctx.settings.extract_batch
+    return fit_excerpts(replace(model, summaries=False, rated=False, fixed_tokens=0), running, left, queued, least,
+                        found=len(research.findings))
 
 
 def allowances(ctx: StepContext, model: CostModel | None) -> dict[int, int]:
@@ -171,8 +187,9 @@ def room_for_requests(ctx: StepContext) -> bool:
     left, model = remaining_budget(ctx), cost_model(ctx)
     if left is None or model is None:
         return True
-    tasks = _pending(ctx)
-    queued = sum(len(t.queue) for t in ctx.state.later.research.tasks) + sum(
-        t.allowance or ctx.settings.max_chunks_per_task for t in ctx.state.later.research.tasks if t.status == "pending")
+    research = ctx.state.later.research
+    running = sum(1 for t in research.tasks if t.status == "running")
+    queued = sum(len(t.queue) for t in research.tasks if t.status == "running")
     turn = SERVED_TURN[0] / model.prompt_tps + SERVED_TURN[1] / model.answer_tps
-    return left - replace(model, summaries=False, rated=False).seconds(len(tasks), queued) >= turn
+    reading = replace(model, summaries=False, rated=False, fixed_tokens=0)
+    return left - reading.seconds(running, queued, len(research.findings)) >= turn

@@ -1,8 +1,8 @@
 """The research's first step: the engine gathers the evidence of every pending task at once, without the
 model (``evidence.py``), so that the model then reads it in full batches whatever task it is for — a task
 of two excerpts costs no call of its own (on a CPU each call's question, task and answer frame cost
-seconds). Each task gathers what the settings allow; under a time budget the best of it is queued for
-reading (its allowance), and only the references followed into what is read are reported."""
+seconds). Each task gathers what the settings allow; the reading takes each task's best first and stops
+where the time budget does (``phase3``)."""
 
 from __future__ import annotations
 

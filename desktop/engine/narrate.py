@@ -68,6 +68,8 @@ ENGLISH: dict[str, str] = {
         "warn_time_budget": "time budget: the research reads {excerpts} of up to {allowed} excerpts, with no task "
                             "summaries by the LLM, so that the run takes about {duration} on this LLM server "
                             "(research.time_budget_s; 0 reads all)",
+        "warn_budget_spent": "time budget: {read} excerpts were read; the {left} gathered excerpts left are not read "
+                             "(research.time_budget_s; 0 reads all)",
         "warn_unhelpful": "task {task_id}: none of the {read} excerpts just read helped; its {skipped} lower-ranked "
                           "search results are not read",
         "warn_extract_failed": "research.extract: no usable answer for {count} excerpts ({error}); they were skipped",

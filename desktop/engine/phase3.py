@@ -11,7 +11,7 @@ import asyncio
 from desktop.engine import events as ev
 from desktop.engine import prompts as P
 from desktop.engine.checks import language_check
-from desktop.engine.estimate import allowances, cost_model, research_estimate
+from desktop.engine.estimate import TASK0_LEADS, allowances, cost_model, readable, research_estimate
 from desktop.engine.extraction import read_batch
 from desktop.engine.gathering import todo
 from desktop.engine.research_state import Finding, TaskRun, TaskSummary, WorkItem
@@ -30,10 +30,9 @@ async def start(ctx: StepContext) -> str:
     if not research.tasks:
         research.tasks = [TaskRun(task_id=t.id) for t in state.plan.items]
     ctx.emit(ev.PhaseStarted(phase="research"))
-    planned = allowances(ctx, cost_model(ctx))
-    for run in research.tasks:
-        if run.task_id in planned:
-            run.allowance = planned[run.task_id]
+    # with a binding time budget the reading stops where the budget does (``estimate.readable``), the best
+    # excerpts of every task first, and no LLM writes task summaries
+    research.budget_binds = bool(allowances(ctx, cost_model(ctx)))
     if (estimate := research_estimate(ctx, "research")) is not None:
         ctx.emit(estimate)
         if estimate.excerpts < estimate.excerpts_allowed:
@@ -46,17 +45,17 @@ def _plan_status(ctx: StepContext, task_id: int, status: str) -> None:
     todo(ctx, task_id).status = status  # type: ignore[assignment]
 
 
-def _stop_when_nothing_helps(ctx: StepContext, run: TaskRun, read: list[WorkItem], found: list[Finding]) -> None:
-    """Search results come best first: when a full batch's worth of a task's searched excerpts helped nothing,
-    the lower-ranked rest will not either — the task stops reading them (followed references stay queued)."""
-    searched = [w for w in read if w.depth == 0]
-    if len(searched) < ctx.settings.extract_batch or any(f.task_id == run.task_id for f in found):
+def _stop_when_nothing_helps(ctx: StepContext, run: TaskRun, found: list[Finding]) -> None:
+    """Search results come best first: when a full batch's worth of a task's excerpts helped nothing, the
+    lower-ranked rest will not either — the task stops reading them (followed references stay queued)."""
+    research = ctx.state.later.research
+    if run.extracted < ctx.settings.extract_batch or any(f.task_id == run.task_id for f in [*research.findings, *found]):
         return
     rest = [w for w in run.queue if w.depth == 0]
     if rest:
         run.queue = [w for w in run.queue if w.depth > 0]
         run.skipped_unhelpful += len(rest)
-        ctx.warn("warn_unhelpful", task_id=run.task_id, read=len(searched), skipped=len(rest))
+        ctx.warn("warn_unhelpful", task_id=run.task_id, read=run.extracted, skipped=len(rest))
 
 
 def _where(f: Finding) -> str:
@@ -64,25 +63,47 @@ def _where(f: Finding) -> str:
 
 
 def _take(ctx: StepContext, size: int) -> list[tuple[TaskRun, WorkItem]]:
-    """The next ``size`` excerpts to read, in task order, whatever task they are for (a skipped task's are
-    dropped first)."""
+    """The next ``size`` excerpts to read, whatever task they are for: each task's best first, in turns (the
+    question itself takes two a turn where it leads a plan of a few side tasks), so that a reading the time
+    budget stops early has the best of every task. A skipped task's are dropped."""
     research = ctx.state.later.research
-    taken: list[tuple[TaskRun, WorkItem]] = []
-    for run in (t for t in research.tasks if t.status == "running"):
+    running = [t for t in research.tasks if t.status == "running"]
+    for run in running:
         if run.task_id in research.skip_requested:
             run.queue = []
-            continue
-        while run.queue and len(taken) < size:
-            item = run.queue.pop(0)
-            taken.append((run, item if item.task_id is not None else item.model_copy(update={"task_id": run.task_id})))
+    leads = len(running) <= TASK0_LEADS
+    taken: list[tuple[TaskRun, WorkItem]] = []
+    while len(taken) < size and any(t.queue for t in running):
+        for run in running:
+            for _ in range(2 if leads and run.task_id == 0 else 1):
+                if run.queue and len(taken) < size:
+                    item = run.queue.pop(0)
+                    taken.append((run, item if item.task_id is not None else
+                                  item.model_copy(update={"task_id": run.task_id})))
     return taken
+
+
+def _budget_spent(ctx: StepContext, room: int | None) -> bool:
+    """Nothing more fits the time budget: what is left unread stays unread (the report says how much)."""
+    research = ctx.state.later.research
+    if room is None or room > 0:
+        return False
+    left = sum(len(t.queue) for t in research.tasks if t.status == "running")
+    for run in research.tasks:
+        run.queue = [] if run.status == "running" else run.queue
+    if left:
+        ctx.warn("warn_budget_spent", read=len(set(research.visited)), left=left)
+    return True
 
 
 async def extract_batch(ctx: StepContext) -> str:
     """One step: up to ``extract_concurrency`` batches of ``extract_batch`` excerpts, read concurrently, each
     batch across tasks; a killed run loses at most this step's batches."""
     research, s = ctx.state.later.research, ctx.settings
-    taken = _take(ctx, s.extract_batch * s.extract_concurrency)
+    room = readable(ctx)
+    if _budget_spent(ctx, room):
+        return "research.summarize"
+    taken = _take(ctx, min(s.extract_batch * s.extract_concurrency, room if room is not None else 10**6))
     items = [item for _, item in taken]
     batches = [items[i:i + s.extract_batch] for i in range(0, len(items), s.extract_batch)]
     research.visited += [item.chunk_id for item in items]
@@ -102,9 +123,8 @@ async def extract_batch(ctx: StepContext) -> str:
 
     found = [f for batch in await asyncio.gather(*(read(b) for b in batches)) for f in batch]
     for run in {id(r): r for r, _ in taken}.values():
-        mine = [item for r, item in taken if r is run]
-        run.extracted += len(mine)
-        _stop_when_nothing_helps(ctx, run, mine, found)
+        run.extracted += sum(1 for r, _ in taken if r is run)
+        _stop_when_nothing_helps(ctx, run, found)
     for finding in found:
         research.findings.append(finding)
         ctx.emit(ev.FindingAdded(task_id=finding.task_id, finding_id=finding.id, tier=finding.tier, doc=finding.doc,
@@ -137,7 +157,8 @@ async def _summarize(ctx: StepContext, run: TaskRun) -> None:
     task = todo(ctx, run.task_id)
     skipped = run.task_id in research.skip_requested
     findings = [f for f in research.findings if f.task_id == run.task_id]
-    if findings and not skipped and (len(findings) < SUMMARY_MIN_FINDINGS or run.allowance is not None):
+    if findings and not skipped and (len(findings) < SUMMARY_MIN_FINDINGS or research.budget_binds
+                                     or run.allowance is not None):
         # one or two findings say it themselves; under a binding time budget (an allowance) the time goes
         # to reading, not to restating what was read: no LLM call, the findings' own words
         run.summary = TaskSummary(summary=" ".join(f"{f.heading}: {f.said(200)}" for f in findings),

@@ -97,7 +97,7 @@ class TaskSummary(_Model):
 class TaskRun(_Model):
     task_id: int
     status: Literal["pending", "running", "done", "skipped"] = "pending"
-    allowance: int | None = Field(None, description="chunks it may read (search and references); None: the settings'")
+    allowance: int | None = Field(None, description="older runs: the excerpts it could read within the time budget")
     queue: list[WorkItem] = Field(default_factory=list)
     extracted: int = 0
     found: int = Field(0, description="evidence items gathered for it; under a time budget the best are read")
@@ -118,6 +118,7 @@ class Research(_Model):
     gathered: list[WorkItem] = Field(default_factory=list, description="the evidence the engine gathered, by task")
     issued: int = Field(0, description="finding ids handed out (F1, F2, …), also to reads that found nothing")
     skip_requested: list[int] = Field(default_factory=list)
+    budget_binds: bool = Field(False, description="the time budget does not hold everything the settings allow")
 
     def task(self, task_id: int) -> TaskRun:
         return next(t for t in self.tasks if t.task_id == task_id)

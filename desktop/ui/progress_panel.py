@@ -264,6 +264,8 @@ class ProgressPanel(QWidget):
                                         "{allowed} excerpts, with no task summaries by the LLM, so that the run "
                                         "takes about {duration} on this LLM server (Settings: time budget; 0 reads "
                                         "all)"),
+            "warn_budget_spent": self.tr("time budget: {read} excerpts were read; the {left} gathered excerpts left "
+                                         "are not read (Settings: time budget; 0 reads all)"),
             "warn_unhelpful": self.tr("task {task_id}: none of the {read} excerpts just read helped; its {skipped} "
                                       "lower-ranked search results are not read"),
             "warn_extract_failed": self.tr("no usable answer for {count} excerpts ({error}); they were skipped"),

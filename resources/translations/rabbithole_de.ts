@@ -1397,57 +1397,62 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
     </message>
     <message>
         <location filename="../../desktop/ui/progress_panel.py" line="267"/>
+        <source>time budget: {read} excerpts were read; the {left} gathered excerpts left are not read (Settings: time budget; 0 reads all)</source>
+        <translation>Zeitbudget: {read} Textstellen wurden gelesen; die {left} übrigen gefundenen Textstellen werden nicht gelesen (Einstellungen: Zeitbudget; 0 liest alle)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="269"/>
         <source>task {task_id}: none of the {read} excerpts just read helped; its {skipped} lower-ranked search results are not read</source>
         <translation>Aufgabe {task_id}: keiner der {read} eben gelesenen Auszüge half; ihre {skipped} niedriger eingestuften Suchtreffer werden nicht gelesen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="269"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="271"/>
         <source>no usable answer for {count} excerpts ({error}); they were skipped</source>
         <translation>keine brauchbare Antwort für {count} Auszüge ({error}); sie wurden übersprungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="270"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="272"/>
         <source>stopped following references into {doc}: followed {times} times for task {task_id}</source>
         <translation>Verweisen in {doc} wird nicht mehr gefolgt: {times}-mal für Aufgabe {task_id} gefolgt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="272"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="274"/>
         <source>{filtered} of {total} findings ({share}) drifted from the question and were set aside; check the plan or the clarification if the report misses something.</source>
         <translation>{filtered} von {total} Befunden ({share}) wichen von der Frage ab und wurden aussortiert; prüfen Sie Plan oder Klärung, falls dem Bericht etwas fehlt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="274"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="276"/>
         <source>synthesis: {count} statement(s) named no source and were left out</source>
         <translation>Synthese: {count} Aussage(n) nannten keine Quelle und wurden weggelassen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="275"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="277"/>
         <source>synthesis: {count} statement(s) left out of the answer ({reasons}); the findings they rest on stay in the report</source>
         <translation>Synthese: {count} Aussage(n) nicht in die Antwort übernommen ({reasons}); die Erkenntnisse, auf denen sie beruhen, bleiben im Bericht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="277"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="279"/>
         <source>synthesis: the model could not write a usable answer ({error}); the report lists the evidence instead</source>
         <translation>Synthese: das Modell konnte keine brauchbare Antwort schreiben ({error}); der Bericht listet stattdessen die Belege auf</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="279"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="281"/>
         <source>synthesis: the revision gave no usable answer ({error}); the first answer stands</source>
         <translation>Synthese: die Überarbeitung gab keine brauchbare Antwort ({error}); die erste Antwort bleibt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="291"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="293"/>
         <source>{0}%</source>
         <comment>a percentage</comment>
         <translation>{0}&#xa0;%</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="294"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="296"/>
         <source>{0} s</source>
         <translation>{0} s</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="295"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="297"/>
         <source>%n minute(s)</source>
         <translation>
             <numerusform>%n Minute</numerusform>
@@ -1455,52 +1460,52 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="305"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="307"/>
         <source>ended by you</source>
         <translation>von Ihnen beendet</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="305"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="307"/>
         <source>the last round was reached</source>
         <translation>letzte Runde erreicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="306"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="308"/>
         <source>the token budget was reached</source>
         <translation>Token-Budget erreicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="307"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="309"/>
         <source>nothing new was found</source>
         <translation>nichts Neues gefunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="308"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="310"/>
         <source>the model gave no usable answer</source>
         <translation>das Modell gab keine brauchbare Antwort</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="309"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="311"/>
         <source>automatic</source>
         <translation>automatisch</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="309"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="311"/>
         <source>done</source>
         <translation>erledigt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="309"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="311"/>
         <source>skipped</source>
         <translation>übersprungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="310"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="312"/>
         <source>running</source>
         <translation>läuft</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="310"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="312"/>
         <source>pending</source>
         <translation>offen</translation>
     </message>

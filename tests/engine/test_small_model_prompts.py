@@ -189,12 +189,13 @@ def test_a_task_stops_reading_when_a_full_batch_helped_nothing(harness, research
     research_llm.plan_items = 1
     state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
     task0, task1 = state.later.research.tasks
-    assert task0.extracted == engine_settings.research.extract_batch and task0.skipped_unhelpful > 0
-    assert task1.extracted > engine_settings.research.extract_batch and task1.skipped_unhelpful == 0
-    assert any(w.message.startswith("task 0: none of the 3 excerpts just read helped") for w in harness.of(ev.Warning))
-    assert task1.summary is not None and research_llm.calls["TaskSummaryAnswer"] == 0  # 2 findings: no call
+    batch = engine_settings.research.extract_batch
+    assert batch <= task0.extracted < batch + 2 and task0.skipped_unhelpful > 0  # stopped after a batch's worth
+    assert task1.extracted > batch and task1.skipped_unhelpful == 0
+    assert any(w.message.startswith(f"task 0: none of the {task0.extracted} excerpts just read helped")
+               for w in harness.of(ev.Warning))
     own = [f for f in state.later.research.findings if f.task_id == 1]
-    assert not task1.summary.by_model and task1.summary.key_points == [f.said() for f in own]  # their own words
+    assert task1.summary is not None and research_llm.calls["TaskSummaryAnswer"] == (1 if len(own) >= 3 else 0)
 
 
 async def _to_report(engine, question: str):  # noqa: ANN001, ANN202
@@ -227,13 +228,16 @@ def test_a_slow_server_reads_fewer_excerpts_within_the_time_budget(harness, rese
     engine_settings.research.reference_depth = 0
     engine_settings.research.time_budget_s = 8
     state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
-    tasks = state.later.research.tasks
+    tasks, research = state.later.research.tasks, state.later.research
     read = {t.task_id: t.extracted for t in tasks}
-    assert all(t.allowance is not None and t.extracted <= t.allowance for t in tasks)
-    assert read[0] >= max(read[1], read[2], read[3]) and sum(read.values()) < 4 * 8
+    assert research.budget_binds and sum(read.values()) < sum(t.found for t in tasks)  # not all that was found
+    assert read[0] >= max(read[1], read[2], read[3])  # the question itself leads a plan of few tasks
+    assert all(read[t.task_id] for t in tasks if t.found)  # the best of every task that found something first
     estimate = harness.of(ev.EstimateReady)[-1]
-    assert estimate.phase == "research" and estimate.excerpts == sum(t.allowance for t in tasks) < estimate.excerpts_allowed
-    assert any(w.message.startswith("time budget: the research reads") for w in harness.of(ev.Warning))
+    assert estimate.phase == "research" and estimate.excerpts < estimate.excerpts_allowed
+    warnings = [w.message for w in harness.of(ev.Warning)]
+    assert any(w.startswith("time budget: the research reads") for w in warnings)
+    assert any(w.startswith(f"time budget: {sum(read.values())} excerpts were read") for w in warnings)
     assert state.later.report is not None
     # the time goes to reading: the summaries are the findings themselves, written by no LLM call
     assert not _calls(harness, "research.summarize")
