@@ -84,6 +84,23 @@ def language_check(language: str, texts: Callable[[object], list[str]]) -> Calla
     return check
 
 
+def written_in(query: str, language: str) -> bool:
+    """A search query is in ``language`` unless one of its words is a function word of the other (a query is
+    a few words: one tells, as for a question)."""
+    return detect_language(query, default=language, evidence=1) == language
+
+
+def queries_in(language: str) -> Callable[[object], str | None]:
+    """A check that every query of an answer is written in ``language`` (seen: a 1.5B model asked for German
+    queries over German statutes wrote "Radiation protection rules for German aircrew")."""
+    def check(value: object) -> str | None:
+        if all(written_in(q, language) for q in value.queries):  # type: ignore[attr-defined]
+            return None
+        return WRONG_LANGUAGE.format(found="another language", language=LANGUAGE_NAMES.get(language, language))
+
+    return check
+
+
 def all_of(*checks: Callable[[object], str | None]) -> Callable[[object], str | None]:
     def check(value: object) -> str | None:
         return next((p for c in checks if (p := c(value))), None)

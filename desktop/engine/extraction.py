@@ -162,6 +162,7 @@ async def read_batch(ctx: StepContext, todos: dict[int, Todo], items: list[WorkI
     findings = []
     sentences = _sentences(reader)
     asked = parts(state.question)
+    copied = _copied(readings)
     for label, reading in readings.items():
         source = reader.sources.get(label)
         if source is None:
@@ -185,12 +186,23 @@ async def read_batch(ctx: StepContext, todos: dict[int, Todo], items: list[WorkI
             id=new_id(), task_id=task.id, chunk_id=source.chunk_id or "", doc_id=source.doc.doc_id,
             doc=source.doc.file_name, page=source.page, section=source.section, depth=depth,
             tier=_tier(depth, relevance, s.tier1_min_relevance), relevance=round(relevance, 3),
-            title=source.title, info=whole_words(getattr(reading, "info", ""), INFO_CHARS),
+            title=source.title, info="" if label in copied else whole_words(getattr(reading, "info", ""), INFO_CHARS),
             quotes=await _quotes(ctx, source, reading),
             referenced_from=item.referenced_from if item else None, via=item.via if item else None,
             origin=item.origin if item else None, turns=turns, served_requests=reader.served(),
         ))
     return _one_per_passage(findings)
+
+
+def _copied(readings: dict[str, ExcerptReading]) -> set[str]:
+    """The labels of readings whose line repeats another's word for word: it says nothing of its excerpt
+    (seen: a 1.5B model gave six excerpts of six sections the same English line)."""
+    lines: dict[str, list[str]] = {}
+    for label, reading in readings.items():
+        line = " ".join(getattr(reading, "info", "").split()).casefold()
+        if line:
+            lines.setdefault(line, []).append(label)
+    return {label for labels in lines.values() if len(labels) > 1 for label in labels}
 
 
 def _one_per_passage(findings: list[Finding]) -> list[Finding]:

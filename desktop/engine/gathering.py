@@ -28,13 +28,21 @@ async def gather_pending(ctx: StepContext) -> str:
     """Gather the evidence of every pending task; then read it, or go on when nothing is left to read."""
     research = ctx.state.later.research
     names = {d.doc_id: d.file_name for d in (await ctx.documents()).values()}
-    for run in [t for t in research.tasks if t.status == "pending"]:
+    for run in _in_order(ctx, [t for t in research.tasks if t.status == "pending"]):
         await _gather(ctx, run, names)
     running = [t for t in research.tasks if t.status == "running"]
     research.current = None
     if any(t.queue for t in running):
         return "research.extract"
     return "research.summarize" if running else "drift.filter"
+
+
+def _in_order(ctx: StepContext, runs: list[TaskRun]) -> list[TaskRun]:
+    """The order tasks gather in: what one gathered, the next does not gather again. The question itself comes
+    first when a few side tasks add to it; when the tasks are the question's parts it comes last, so that each
+    part gets its own best evidence and the whole question what is left."""
+    by_parts = ctx.state.plan is not None and ctx.state.plan.by_parts
+    return sorted(runs, key=lambda r: by_parts and r.task_id == 0)
 
 
 async def _gather(ctx: StepContext, run: TaskRun, names: dict[str, str]) -> None:

@@ -9,7 +9,8 @@ from pydantic import BaseModel
 from desktop.engine import events as ev
 from desktop.engine import prompts as P
 from desktop.engine import question_parts
-from desktop.engine.checks import all_of, distinct, is_search, language_check, same_text, search_check, subject_overlap
+from desktop.engine.checks import (all_of, distinct, is_search, language_check, queries_in, same_text, search_check,
+                                   subject_overlap, written_in)
 from desktop.engine.context import budgeted_excerpts, bullet_list, excerpt_budget
 from desktop.engine.estimate import research_estimate
 from desktop.engine.evidence import Aim, cut_text
@@ -84,7 +85,8 @@ def merged(question: str, items: list[PlanItem]) -> list[PlanItem]:
     return kept
 
 
-def _adopt(ctx: StepContext, proposal: PlanProposal, revision: int, shown: list[str], keep: int | None = None) -> str:
+def _adopt(ctx: StepContext, proposal: PlanProposal, revision: int, shown: list[str], keep: int | None = None,
+           by_parts: bool = False) -> str:
     """The proposal as the plan awaiting approval: at most ``keep`` tasks besides the question itself (what the
     prompt asked for: ``plan_max_initial``)."""
     state = ctx.state
@@ -105,7 +107,7 @@ def _adopt(ctx: StepContext, proposal: PlanProposal, revision: int, shown: list[
         answerable = True
         ctx.warn("warn_plan_overruled", excerpt=hit[0], terms=", ".join(hit[1][:5]))
     note = None if answerable else (proposal.reason or "The knowledge base does not seem to hold the answer.")
-    state.plan = Plan(items=items, revision=revision, answerable=answerable, note=note)
+    state.plan = Plan(items=items, revision=revision, answerable=answerable, note=note, by_parts=by_parts)
     state.pending = Pending(kind="approve_plan")
     ctx.emit(ev.TodosProposed(revision=revision, items=[t.model_dump() for t in items],
                               answerable=answerable, note=note))
@@ -168,16 +170,16 @@ async def _by_parts(ctx: StepContext, asked: list[str]) -> str:
         proposal = PlanProposal(answerable=True, items=[
             PlanItem(task=part, subtasks=[search] if search != part else []) for part, search in
             zip(asked, question_parts.searches(asked))])
-        return _adopt(ctx, proposal, 1, [], keep=len(asked))
+        return _adopt(ctx, proposal, 1, [], keep=len(asked), by_parts=True)
     schema = search_queries(len(asked), exact=True)
     numbered = "\n".join(f"{i}. {part}" for i, part in enumerate(asked, start=1))
-    answer = await ctx.ask_or(lambda: schema.model_construct(queries=[]), P.PLAN_PARTS, schema,
-                              search_check(lambda v: v.queries), lenient=True, question=state.question,  # type: ignore[attr-defined]
+    check = all_of(search_check(lambda v: v.queries), queries_in(state.doc_language))  # type: ignore[attr-defined]
+    answer = await ctx.ask_or(lambda: schema.model_construct(queries=[]), P.PLAN_PARTS, schema, check, lenient=True,
                               parts=numbered, n=len(asked), doc_language=state.doc_language)
-    queries = [*answer.queries, *[""] * len(asked)]
+    queries = [q if is_search(q) and written_in(q, state.doc_language) else "" for q in answer.queries]
     proposal = PlanProposal(answerable=True, items=[
-        PlanItem(task=part, subtasks=[q] if is_search(q) else []) for part, q in zip(asked, queries)])
-    return _adopt(ctx, proposal, 1, [], keep=len(asked))
+        PlanItem(task=part, subtasks=[q] if q else []) for part, q in zip(asked, [*queries, *[""] * len(asked)])])
+    return _adopt(ctx, proposal, 1, [], keep=len(asked), by_parts=True)
 
 
 # --- edits: commands of the user, no LLM involved ------------------------------------------------------

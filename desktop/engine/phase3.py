@@ -64,14 +64,17 @@ def _where(f: Finding) -> str:
 
 def _take(ctx: StepContext, size: int) -> list[tuple[TaskRun, WorkItem]]:
     """The next ``size`` excerpts to read, whatever task they are for: each task's best first, in turns (the
-    question itself takes two a turn where it leads a plan of a few side tasks), so that a reading the time
-    budget stops early has the best of every task. A skipped task's are dropped."""
+    question itself takes two a turn where it leads a plan of a few side tasks, and comes last where the
+    tasks are its parts), so that a reading the time budget stops early has the best of every task. A skipped
+    task's are dropped."""
     research = ctx.state.later.research
     running = [t for t in research.tasks if t.status == "running"]
     for run in running:
         if run.task_id in research.skip_requested:
             run.queue = []
-    leads = len(running) <= TASK0_LEADS
+    by_parts = ctx.state.plan is not None and ctx.state.plan.by_parts
+    leads = not by_parts and len(running) <= TASK0_LEADS
+    running.sort(key=lambda r: by_parts and r.task_id == 0)  # a question of parts: each part's best first
     taken: list[tuple[TaskRun, WorkItem]] = []
     while len(taken) < size and any(t.queue for t in running):
         for run in running:

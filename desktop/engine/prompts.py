@@ -213,12 +213,12 @@ PLAN_PARTS = Prompt(
     system=(
         "Write one search query for each numbered part of a research question: 3 to 8 words in {doc_language}, "
         "as the documents would word it, naming what the part is about (what 'it', 'sie', 'this' refers to in "
-        "the question). " + _QUERY_RULES
+        "the parts before). " + _QUERY_RULES
     ),
     user=(
-        "Research question: {question}\n\n"
-        "Its parts:\n{parts}\n\n"
-        "Write exactly {n} queries, one per part, in order. Answer as JSON, the queries in {doc_language}."
+        "The parts of the research question:\n{parts}\n\n"
+        "Write exactly {n} queries in {doc_language}: the first for part 1, the second for part 2, and so on. "
+        "Answer as JSON, the queries in {doc_language}."
     ),
     max_tokens=300,
 )

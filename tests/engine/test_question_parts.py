@@ -60,7 +60,7 @@ def test_over_documents_in_another_language_the_model_writes_a_search_for_each_p
     assert all(len(t.subtasks) == 1 for t in state.plan.items[1:])
     assert set(state.plan.items[1].subtasks) <= set(TEXTS["de"]["queries"])  # in German, the documents' language
     calls = [c for c in harness.of(ev.LlmCall) if c.purpose == "plan.propose"]
-    assert len(calls) == 1 and "Its parts:\n1. Which effective dose" in calls[0].messages[1]["content"]
+    assert len(calls) == 1 and "question:\n1. Which effective dose" in calls[0].messages[1]["content"]
     assert "Write exactly 2 queries" in calls[0].messages[1]["content"]
 
 

@@ -76,3 +76,23 @@ def test_the_answers_figures_are_counted_against_the_quotes_it_cites() -> None:
               "100 Millisievert in fünf Jahren [1].\n\n**Offen:**\n- Ob 30 Millisievert gelten.")
     # 20 stands in [1]; 50 is said with [1], where it does not stand; 100 stands nowhere; the open point counts not
     assert figures_in_quotes(answer, sources) == (1, 3)
+
+
+def test_a_line_a_reading_copies_from_another_says_nothing_of_its_excerpt() -> None:
+    """Seen with a 1.5B model over German statutes for an English question: six excerpts of six sections, each
+    read as "The Strahlenschutzverantwortliche has to ensure that the personnel is informed …"."""
+    from desktop.engine.extraction import _copied
+    from desktop.engine.schemas import TranslatedReading
+
+    same = "The Strahlenschutzverantwortliche has to ensure that the personnel is informed."
+    readings = {"S1": TranslatedReading(excerpt="S1", relevance=3, quote=[1], info=same),
+                "S2": TranslatedReading(excerpt="S2", relevance=3, quote=[1], info=f" {same.upper()}"),
+                "S3": TranslatedReading(excerpt="S3", relevance=2, quote=[2], info="Doses must be available in 6 months.")}
+    assert _copied(readings) == {"S1", "S2"}
+
+
+def test_a_query_is_told_by_one_function_word() -> None:
+    from desktop.engine.checks import written_in
+
+    assert not written_in("Radiation protection rules for German aircrew", "de")
+    assert written_in("Anzeige Betrieb Luftfahrzeug kosmische Strahlung", "de")

@@ -183,7 +183,7 @@ class ResearchLLM:
         for label, _, sentences in excerpts(body):
             number = next((i for i, x in enumerate(sentences, start=1) if len(x.split()) >= 6), 1)
             readings.append({"excerpt": label, "relevance": max(1, round(3 * self.relevance)), "quote": [number],
-                             **({"info": TEXTS[language]["summary"]} if translated else {})})
+                             **({"info": f"{TEXTS[language]['summary']} ({label})"} if translated else {})})
         return {"readings": readings, "requests": []}
 
     def drift_score(self, finding_id: str, prompt: str) -> int:
