@@ -1,4 +1,4 @@
-"""The command-line contract of DESIGN §7: commands, exit codes, JSON shapes."""
+"""The command-line contract of docs/architecture.md §6: commands, exit codes, JSON shapes."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The command line (DESIGN §7): ``rabbithole kb …`` and friends. Scripts and benchmarks rely on it."""
+"""The command line (docs/architecture.md §2, §6): ``rabbithole kb …`` and friends. Scripts and benchmarks rely on it."""
 
 from __future__ import annotations
 

@@ -1,1 +1,1 @@
-"""The research engine (DESIGN §5): runs, phases, checkpoints and events, with no Qt."""
+"""The research engine (docs/architecture.md §3): runs, phases, checkpoints and events, with no Qt."""

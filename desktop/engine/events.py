@@ -1,4 +1,4 @@
-"""Typed events of a research run (DESIGN §5). Subscribers — the CLI, the desktop bridge, tests —
+"""Typed events of a research run (docs/architecture.md §6). Subscribers — the CLI, the desktop bridge, tests —
 receive them as they happen; the store keeps them as the run's append-only log and audit trail."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Phase 1 — iterative clarification with retrieval (DESIGN §5).
+"""Phase 1 — iterative clarification with retrieval (docs/architecture.md §3).
 
 Each round: search queries → retrieval, de-duplicated against the whole run → an analysis of the
 excerpts (concepts, entities, scope, gaps, coverage) → 2–3 questions in the user's language. The run

@@ -1,4 +1,4 @@
-"""Phase 2 — the research plan (DESIGN §5): a to-do list whose task 0 is the original question, 3–5
+"""Phase 2 — the research plan (docs/architecture.md §3): a to-do list whose task 0 is the original question, 3–5
 tasks to start and at most 15, each with context and subtasks. The user edits it, asks for a re-plan
 with feedback, and approves it. When the knowledge base cannot answer the question, the plan says so."""
 

@@ -1,4 +1,4 @@
-"""Phase 3 — deep extraction (DESIGN §5). The engine gathers each approved task's evidence without the
+"""Phase 3 — deep extraction (docs/architecture.md §4). The engine gathers each approved task's evidence without the
 model (``gathering.py``, ``evidence.py``: search, each chunk's best sentences, references followed); the
 model reads it in batches across tasks (``extraction.py``), independent batches concurrently; a task with
 nothing left to read ends with its summary. A step reads one round of batches, so a stopped or killed run

@@ -1,4 +1,4 @@
-"""Phase 3.5 — the drift filter (DESIGN §5): every finding scored against the query anchor; kept when
+"""Phase 3.5 — the drift filter (docs/architecture.md §4): every finding scored against the query anchor; kept when
 its score reaches the threshold of its tier (0.5 / 0.4 / 0.3); a minimum of primary findings is kept
 anyway; a warning when more than 30 % is filtered; every verdict keeps its reason.
 

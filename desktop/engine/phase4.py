@@ -1,4 +1,4 @@
-"""Phase 4 — synthesis (DESIGN §5): the answer in the question's language from the tiered findings.
+"""Phase 4 — synthesis (docs/architecture.md §4): the answer in the question's language from the tiered findings.
 
 Citations are structure, not hoped-for text: the model returns statements, each with the numbers of
 the sources it rests on (``SynthesisAnswer``), and Rabbithole renders them to Markdown with ``[n]``

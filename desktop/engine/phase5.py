@@ -1,4 +1,4 @@
-"""Phase 5 — attribution (DESIGN §5): the final report. Citations are renumbered in the order the
+"""Phase 5 — attribution (docs/architecture.md §4): the final report. Citations are renumbered in the order the
 answer uses them, each with document, page, its verified quote and the quote's highlight
 rectangles; findings by tier, what the drift filter removed and why, quality, run metadata."""
 

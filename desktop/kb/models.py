@@ -69,7 +69,7 @@ class SearchHit(_Model):
     lexical_rank: int | None = None
 
     def contract(self) -> dict[str, object]:
-        """The JSON shape of DESIGN §7 that scripts and benchmarks rely on."""
+        """The JSON shape of docs/architecture.md §6 that scripts and benchmarks rely on."""
         return {
             "doc": self.doc,
             "path": self.path,

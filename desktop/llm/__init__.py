@@ -1,1 +1,1 @@
-"""LLM backends behind one protocol (DESIGN §4): Ollama (default) and OpenAI-compatible servers."""
+"""LLM backends behind one protocol (docs/architecture.md §2): Ollama (default) and OpenAI-compatible servers."""

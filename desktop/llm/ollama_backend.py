@@ -1,4 +1,4 @@
-"""The Ollama backend (DESIGN §4) on the official ``ollama.AsyncClient``.
+"""The Ollama backend (docs/architecture.md §2) on the official ``ollama.AsyncClient``.
 
 Every chat sends ``num_ctx`` explicitly (Ollama's small default silently cuts prompts), capped at the
 model's own context length from ``show``; ``think`` goes only to models that can think; thinking never

@@ -1,4 +1,4 @@
-"""The one protocol every LLM backend implements (DESIGN §4)."""
+"""The one protocol every LLM backend implements (docs/architecture.md §2, §7)."""
 
 from __future__ import annotations
 
