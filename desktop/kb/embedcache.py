@@ -59,7 +59,8 @@ _RECENT_QUERIES = 512
 
 
 class CachedEmbedder:
-    """Wraps an embedder; passages come from the cache when they can."""
+    """Wraps an embedder; passages come from the cache when they can. Safe for several threads: the
+    engine's searches run in its worker threads at once, and the recent queries are shared by them."""
 
     def __init__(self, inner: Embedder, cache: EmbeddingCache) -> None:
         self.inner = inner
@@ -68,6 +69,7 @@ class CachedEmbedder:
         self.model_id = inner.model_id
         self.cache_hits = 0
         self._recent: dict[str, np.ndarray] = {}
+        self._lock = threading.Lock()  # guards _recent and cache_hits; never held while embedding
 
     @property
     def dim(self) -> int:
@@ -81,7 +83,8 @@ class CachedEmbedder:
         fresh = self.inner.embed_passages([texts[i] for i in missing]) if missing else None
         if fresh is not None:
             self.cache.put_many(self.model_id, [texts[i] for i in missing], fresh)
-        self.cache_hits += len(cached)
+        with self._lock:
+            self.cache_hits += len(cached)
         dim = fresh.shape[1] if fresh is not None else len(next(iter(cached.values())))
         out = np.empty((len(texts), dim), dtype=np.float32)
         for i, vec in cached.items():
@@ -94,11 +97,17 @@ class CachedEmbedder:
         return self.embed_queries([text])[0]
 
     def embed_queries(self, texts: list[str]) -> np.ndarray:
-        """Queries repeat (a re-plan searches the plan's queries again): the recent ones stay in memory."""
-        missing = list(dict.fromkeys(t for t in texts if t not in self._recent))
+        """Queries repeat (a re-plan searches the plan's queries again): the recent ones stay in memory.
+        The answer is built from this call's own copy, so another thread's eviction cannot take a vector
+        from under it."""
+        with self._lock:
+            known = {t: self._recent[t] for t in texts if t in self._recent}
+        missing = list(dict.fromkeys(t for t in texts if t not in known))
         if missing:
-            for text, vector in zip(missing, self.inner.embed_queries(missing)):
-                self._recent[text] = vector
+            fresh = dict(zip(missing, self.inner.embed_queries(missing)))
+            known.update(fresh)
+            with self._lock:
+                self._recent.update(fresh)
                 while len(self._recent) > _RECENT_QUERIES:
                     self._recent.pop(next(iter(self._recent)))
-        return np.stack([self._recent[t] for t in texts])
+        return np.stack([known[t] for t in texts])
