@@ -8,7 +8,6 @@ never a dead window.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import traceback
 from collections.abc import AsyncIterator, Callable
@@ -146,16 +145,17 @@ class EngineBridge(QObject):
             return list(self._server_databases)
         return list_databases(self.paths, self.settings)
 
-    def _list_databases(self) -> list[str]:
-        """Off the GUI thread: the current list, remembered for ``databases``."""
-        names = list_databases(self.paths, self.settings)
+    def _listed(self, names: list[str]) -> None:
+        """A list fetched in a worker thread, remembered for ``databases`` here on the GUI thread (the
+        only one that reads or writes it)."""
         if self.on_server:
             self._server_databases = names
-        return names
+        self.databasesChanged.emit(names)
 
     def refresh_databases(self) -> Op:
-        return self.loop.run(lambda: asyncio.to_thread(self._list_databases), self.databasesChanged.emit,
-                             self._fail("list databases"))
+        paths, settings = self.paths, self.settings
+        return self.loop.run(lambda: self._ws.in_thread(lambda: list_databases(paths, settings)),
+                             self._listed, self._fail("list databases"))
 
     def wants_sample(self) -> bool:
         """Whether a first start builds the sample here (never on a team server, which holds the team's)."""
@@ -166,20 +166,22 @@ class EngineBridge(QObject):
                            lambda docs: self.documentsChanged.emit(name, docs), "documents")
 
     def create_database(self, name: str, embedder: str | None = None) -> Op:
-        def create() -> list[str]:
-            KnowledgeBase.open(self.paths, self.settings, name, create=True, embedder=embedder).close()
-            return self._list_databases()
+        paths, settings = self.paths, self.settings
 
-        return self.loop.run(lambda: self._ws.without(name, create), self.databasesChanged.emit,
-                             self._fail("create database"))
+        def create() -> list[str]:
+            KnowledgeBase.open(paths, settings, name, create=True, embedder=embedder).close()
+            return list_databases(paths, settings)
+
+        return self.loop.run(lambda: self._ws.without(name, create), self._listed, self._fail("create database"))
 
     def delete_database(self, name: str) -> Op:
-        def delete() -> list[str]:
-            delete_database(self.paths, self.settings, name)
-            return self._list_databases()
+        paths, settings = self.paths, self.settings
 
-        return self.loop.run(lambda: self._ws.without(name, delete), self.databasesChanged.emit,
-                             self._fail("delete database"))
+        def delete() -> list[str]:
+            delete_database(paths, settings, name)
+            return list_databases(paths, settings)
+
+        return self.loop.run(lambda: self._ws.without(name, delete), self._listed, self._fail("delete database"))
 
     def ingest(self, name: str, files: list[Path]) -> Op:
         """Add files or folders; progress and the report arrive as signals; cancel with cancel_ingest."""
@@ -235,7 +237,7 @@ class EngineBridge(QObject):
 
     def check_kb_server(self, server: ServerSettings, on_done: Handler, on_error: Handler) -> Op:
         """What the team's knowledge-base server says to these settings (as typed in the dialog)."""
-        return self.loop.run(lambda: asyncio.to_thread(lambda: server_health_view(server_health(server))),
+        return self.loop.run(lambda: self._ws.in_thread(lambda: server_health_view(server_health(server))),
                              on_done, on_error)
 
     def check_llm(self, llm: LlmSettings | None = None, on_done: Handler | None = None,
