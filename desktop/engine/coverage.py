@@ -46,9 +46,11 @@ def _line(task: Todo, f: Finding, n: int, language: str) -> str:
 
 def completed(ctx: StepContext, answer: str, sources: list[str]) -> tuple[str, list[str]]:
     """The answer with a line for each task of the plan it leaves out but found evidence for; returns the
-    answer and the source list (a finding not yet numbered gets the next number)."""
+    answer and the source list (a finding not yet numbered gets the next number). An answer left empty
+    (seen: a 1.5B model's only statement was a list's lead-in, "… hat die folgenden Pflichten:", and was
+    left out) becomes each task's best verified quote, under a heading that says so."""
     state = ctx.state
-    if not state.plan or not answer.strip():
+    if not state.plan:
         return answer, sources
     findings = {f.id: f for f in state.later.research.findings}
     kept = kept_findings(ctx)
@@ -66,6 +68,8 @@ def completed(ctx: StepContext, answer: str, sources: list[str]) -> tuple[str, l
     if not lines:
         return answer, sources
     labels = LABELS["de" if state.language == "de" else "en"]
+    if not answer.strip():
+        return f"**{labels['evidence_by_task']}:**\n" + "\n".join(lines), sources
     block = f"**{labels['more_evidence']}:**\n" + "\n".join(lines)
     head = f"\n\n**{labels['open_points']}:**"
     body, _, rest = answer.partition(head)

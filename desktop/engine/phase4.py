@@ -109,7 +109,8 @@ def _restated(ctx: StepContext) -> list[str]:
     return [state.question, state.clarification.summary or "", state.anchor.scope if state.anchor else "", *tasks]
 
 
-async def _adopt(ctx: StepContext, draft: SynthesisAnswer, sources: list[Finding], attempt: int) -> None:
+async def _adopt(ctx: StepContext, draft: SynthesisAnswer, sources: list[Finding], attempt: int) -> bool:
+    """The draft as the run's answer; whether any of the model's statements stood."""
     syn = ctx.state.later.synthesis
     shown: Rendered = render(draft, [_support_text(f) for f in sources], ctx.state.language, aims(ctx), _restated(ctx))
     answer, syn.sources = completed(ctx, shown.markdown, [f.id for f in sources])  # every task that found something
@@ -123,6 +124,7 @@ async def _adopt(ctx: StepContext, draft: SynthesisAnswer, sources: list[Finding
     if shown.left_out:
         ctx.warn("warn_left_out", count=len(shown.left_out), reasons=", ".join(sorted({w for w, _ in shown.left_out})))
     ctx.emit(ev.SynthesisTokens(text=syn.answer, attempt=attempt))  # the window shows the draft as it is written
+    return bool(shown.markdown.strip())
 
 
 async def write(ctx: StepContext) -> str:
@@ -143,6 +145,10 @@ async def write(ctx: StepContext) -> str:
         ctx.warn("warn_synthesis_failed", error=str(exc))
         return "report.build"
     await _adopt(ctx, draft, sources, attempt=1)
+    if not syn.answer.strip():  # no statement could stand and no task has a verified quote to show instead
+        syn.fallback, syn.fallback_detail = "model_failed", "no statement of the answer could stand"
+        ctx.warn("warn_synthesis_failed", error=syn.fallback_detail)
+        return "report.build"
     return "synthesis.quality"
 
 
@@ -158,5 +164,9 @@ async def revise(ctx: StepContext) -> str:
     except (BadOutput, PromptTooLong) as exc:
         ctx.warn("warn_revision_failed", error=str(exc))
         return "report.build"
-    await _adopt(ctx, draft, sources, attempt=2)
+    first = syn.model_copy(deep=True)
+    if not await _adopt(ctx, draft, sources, attempt=2):  # none of the revision's statements stood
+        ctx.state.later.synthesis = first
+        ctx.warn("warn_revision_failed", error="no statement of the answer could stand")
+        return "report.build"
     return "synthesis.quality"

@@ -465,3 +465,43 @@ def test_a_task_the_answer_leaves_out_gets_its_best_verified_quote(harness, rese
         citation = report.citations[n - 1]
         assert citation.quote_verified and quote[:60] in " ".join(citation.quote.split())
     assert report.quality.tasks_answered == len(tasks_with_findings) and report.quality.tasks_total == len(state.plan.items) - 1
+
+
+def test_an_answer_left_empty_becomes_each_tasks_best_verified_quote(harness, research_llm) -> None:  # noqa: ANN001
+    """Seen with a 1.5B model: its only statement was a list's lead-in ("… hat die folgenden Buchführungs- und
+    Mitteilungspflichten:"), cited and supported, so the check let it through; left out as a fragment, it left
+    the report's answer empty while the findings held the facts. The answer then is each task's best verified
+    quote, cited, under a heading that says so."""
+    research_llm.overrides["SynthesisAnswer"] = lambda request: replies.as_json(
+        {"answer": [{"text": f"{TEXTS['de']['answer']} wie folgt:", "sources": [1]}], "details": [], "open": []})
+    state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
+    report, syn = state.later.report, state.later.synthesis
+    assert report.kind == "synthesis" and syn.fallback is None
+    assert [why.split(":")[0] for why in syn.left_out] == ["fragment"]
+    assert report.answer.startswith("**Belege je Aufgabe:**\n- ")
+    lines = report.answer.split("\n")[1:]
+    tasks_with_findings = {f.task_id for f in state.later.research.findings if f.drift is None or f.drift.kept} - {0}
+    assert len(lines) == len(tasks_with_findings) >= 2
+    for line in lines:
+        n = int(re.search(r"\[(\d+)\]$", line).group(1))
+        assert report.citations[n - 1].quote_verified
+
+
+def test_a_revision_of_which_no_statement_stands_leaves_the_first_answer(harness, research_llm) -> None:  # noqa: ANN001
+    research_llm.once["QualityAnswer"] = [{"grounding": 40, "completeness": 50, "structure": 60, "citations": 40,
+                                           "notes": "Die Ausnahme der Behörde fehlt."}]
+    drafts = []
+
+    def synthesis(request):  # noqa: ANN001, ANN202 - the first draft as a careful model writes it, then a lead-in
+        drafts.append(1)
+        if len(drafts) == 1:
+            return replies.as_json(research_llm.synthesis("de", prompt_text(request.body)))
+        return replies.as_json({"answer": [{"text": f"{TEXTS['de']['answer']} wie folgt:", "sources": [1]}],
+                                "details": [], "open": []})
+
+    research_llm.overrides["SynthesisAnswer"] = synthesis
+    state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
+    report = state.later.report
+    assert len(drafts) == 2 and report.answer.startswith(TEXTS["de"]["answer"])
+    assert not report.quality.revised and report.quality.total == 190
+    assert any(w.key == "warn_revision_failed" for w in harness.of(ev.Warning))
