@@ -24,6 +24,11 @@ _LIST_ITEM = re.compile(r"^\s*(?:\(?\d{1,3}[.)]|\(?[a-z]{1,2}\)|[-–•])\s+")
 _ANNOUNCES = re.compile(r"(?::\s*$|\b(?:as follows|the following|wie folgt|folgende[nrs]?)\W*$)", re.I)
 # Letters a German or English answer is written in; any other one the sources do not have is garbage.
 _OWN_LETTERS = re.compile(r"[A-Za-zÄÖÜäöüß]")
+# Words no German or English sentence ends with: a statement ending in one was cut off ("… an eine Anlage des
+# Bundes zur.", "… abzugleichen und"). German separable prefixes (an, auf, mit, zu, ein …) may end a sentence
+# and are not here.
+_CUT_AFTER = frozenset("der die das des dem den eine einer eines einem einen zur zum vom und oder sowie bzw für von "
+                       "dass daß wenn weil the of and or with by from for that".split())
 _WORD = re.compile(r"\w+", re.UNICODE)
 MIN_WORDS = 4
 MIN_TERMS = 3  # content words a statement needs before it is judged off the question
@@ -33,10 +38,18 @@ SAME_AS_SCOPE = 85  # rapidfuzz partial ratio at which an open point restates th
 
 
 def fragment(text: str) -> bool:
-    """A list item, a clause starting in lower case, a lead-in without its list, or a few words."""
+    """A list item, a clause starting in lower case, a lead-in without its list, a sentence cut off after a
+    word no sentence ends with, or a few words."""
     plain = text.strip().lstrip("„“\"'»«")
+    last = _WORD.findall(plain)[-1:] or [""]
     return (len(plain.split()) < MIN_WORDS or bool(_LIST_ITEM.match(plain)) or plain[:1].islower()
-            or bool(_ANNOUNCES.search(plain)))
+            or bool(_ANNOUNCES.search(plain)) or last[0].casefold() in _CUT_AFTER)
+
+
+def question(text: str) -> bool:
+    """A statement that asks (seen: a plan task copied into the answer before a sentence of its own, "Mit
+    welchem Vorlauf ist die Abgabe … nachzumelden? Der Betreiber muss …"); statutes ask nothing."""
+    return "?" in text
 
 
 def garbled(text: str, sources: list[str]) -> str | None:
@@ -61,9 +74,11 @@ def off_question(text: str, aims: list[str], language: str) -> bool:
 
 
 def why_left_out(text: str, aims: list[str], sources: list[str], language: str) -> str | None:
-    """Why a statement may not stand in the answer ('fragment', 'garbled', 'off_question'), or None."""
+    """Why a statement may not stand in the answer ('fragment', 'question', 'garbled', 'off_question'), or None."""
     if fragment(text):
         return "fragment"
+    if question(text):
+        return "question"
     if garbled(text, sources):
         return "garbled"
     if off_question(text, aims, language):

@@ -10,7 +10,7 @@ from desktop.engine.checks import foreign
 from desktop.engine.quality import figures_in_quotes
 from desktop.engine.research_state import Finding, QuoteRecord
 from desktop.engine.schemas import Statement, SynthesisAnswer
-from desktop.engine.statements import fragment, garbled, off_question, real_gap
+from desktop.engine.statements import fragment, garbled, off_question, question, real_gap
 
 QUESTION = "Welche Frist gilt für die Anzeige des Betriebs eines Kosmetiklasers, und welche Behörde ist zuständig?"
 AIMS = [QUESTION, "Anzeige Betrieb Laser Frist zuständige Behörde", "Fachkunde Laser Schulung"]
@@ -26,6 +26,14 @@ def test_fragments_garbled_words_and_statements_off_the_question_are_recognised(
     assert fragment("The limits for occupational exposure are as follows:")
     assert fragment("und wird der Behörde angezeigt.") and fragment("Siehe oben.")
     assert not fragment("Der Betrieb ist der Behörde zwei Wochen vorher anzuzeigen.")
+    # cut off after a word no sentence ends with (seen in a 1.5B model's answer and open points)
+    assert fragment("Die Angaben sind nach der Ablieferung an eine Anlage des Bundes zur.")
+    assert fragment("Er hat die Abfälle mit den Angaben der Transportmeldung abzugleichen und")
+    assert fragment("The operator has to notify the authority of")
+    assert not fragment("Die Abgabe ist der Behörde fünf Arbeitstage vorher mitzuteilen.")  # a separable prefix ends it
+    assert not fragment("Die Behörde stimmt einer späteren Vorlage zu.")
+    assert question("Mit welchem Vorlauf ist die Abgabe mitzuteilen? Der Betreiber muss vor der Abgabe einholen.")
+    assert not question("Die Abgabe ist fünf Arbeitstage vorher mitzuteilen.")
     assert garbled("Die Anzeige erfolgt im Einvernehmen hîs.", SOURCES) == "hîs"
     assert garbled("Die Anzeige erfolgt im Einvernehmen.", SOURCES) is None
     assert garbled("Die Anzeige nach § 5 Abs. 2 erfolgt zwei Wochen vorher (20 %).", SOURCES) is None
@@ -41,12 +49,14 @@ def test_such_statements_are_left_out_of_the_answer_and_say_why() -> None:
         details=[Statement(text="Die Bundesregierung wird ermächtigt, durch Rechtsverordnung die Aufsuchung von "
                                 "Bodenschätzen zu regeln.", sources=[1]),
                  Statement(text="1. daß die Aufsuchung von Bodenschätzen im Einvernehmen erfolgt", sources=[1]),
-                 Statement(text="Die Anzeige erfolgt bei der zuständigen Behörde im Einvernehmen hîs.", sources=[1])],
+                 Statement(text="Die Anzeige erfolgt bei der zuständigen Behörde im Einvernehmen hîs.", sources=[1]),
+                 Statement(text="Welche Frist gilt für die Anzeige des Betriebs der Anlage? Der Betrieb der Anlage "
+                                "ist der zuständigen Behörde anzuzeigen.", sources=[1])],
         open=["Welche Frist gilt für die Anzeige des Betriebs eines Kosmetiklasers und welche Behörde ist zuständig",
               "Ob eine Schulung zur Fachkunde vor dem Betrieb nachzuweisen ist."])
     shown = render(draft, SOURCES, "de", AIMS, restated=[QUESTION, "Umfang: Anzeige und Zuständigkeit beim Laser"])
     assert shown.markdown.startswith("Der Betrieb der Anlage ist der zuständigen Behörde spätestens zwei Wochen")
-    assert [why for why, _ in shown.left_out] == ["off_question", "fragment", "garbled"]
+    assert [why for why, _ in shown.left_out] == ["off_question", "fragment", "garbled", "question"]
     assert "Bodenschätzen" not in shown.markdown and "hîs" not in shown.markdown
     # the open points: the model's own gap stays, a copy of the question is no gap
     assert shown.markdown.endswith("**Offen:**\n- Ob eine Schulung zur Fachkunde vor dem Betrieb nachzuweisen ist.")
