@@ -203,7 +203,7 @@ def test_low_quality_gets_one_focused_revision(harness, research_llm) -> None:  
     assert research_llm.calls["QualityAnswer"] == 2  # one revision, not a loop
 
 
-def test_interactive_retrieval_serves_requests_and_rejects_bad_ones(harness, research_llm) -> None:  # noqa: ANN001
+def test_interactive_retrieval_serves_requests_and_rejects_bad_ones(harness, research_llm, engine_settings) -> None:  # noqa: ANN001
     first = {"readings": [], "requests": [
         {"kind": "neighbours", "source": "S1"},
         {"kind": "keyword", "doc": "StrlSchG", "query": "Berufslebensdosis"},
@@ -212,6 +212,9 @@ def test_interactive_retrieval_serves_requests_and_rejects_bad_ones(harness, res
         {"kind": "neighbours", "source": "S1"},
     ]}
     research_llm.once["ExtractionBatch"] = [first]
+    # one batch at a time: with several in flight, whichever reached the server first got the requests, and its
+    # S1 was at times a short chunk shown whole (nothing more for "neighbours" to serve)
+    engine_settings.research.extract_concurrency = 1
     state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
     calls = [c for c in harness.of(ev.LlmCall) if c.purpose == "research.extract"]
     follow_up = next(c for c in calls if len(c.messages) > 2)
