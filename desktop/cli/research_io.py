@@ -11,8 +11,8 @@ from typing import Any
 from desktop.cli.console import err
 from desktop.engine import events as ev
 from desktop.engine.narrate import describe
-from desktop.engine.phase2 import show
 from desktop.engine.state import RunState
+from desktop.engine.steps.plan import show
 from desktop.report.export import ExportError, export_all, write_atomic, write_audit
 
 Answers = str | None

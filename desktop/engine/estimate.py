@@ -142,7 +142,7 @@ def allowances(ctx: StepContext, model: CostModel | None) -> dict[int, int]:
     left = remaining_budget(ctx)
     if model is None or left is None or not tasks or model.seconds(len(tasks), sum(full.values())) <= left:
         return {}
-    # the budget binds: the task summaries are the findings themselves (phase3) and the model rates its answer
+    # the budget binds: the task summaries are the findings themselves (steps/research.py) and the model rates its answer
     # only if time is left (quality.py): the time goes to reading
     total = fit_excerpts(replace(model, summaries=False, rated=False), len(tasks), left, sum(full.values()),
                          s.extract_batch)

@@ -13,11 +13,11 @@ from collections.abc import Awaitable, Callable
 from contextlib import suppress
 
 from desktop.engine import events as ev
-from desktop.engine import gathering, phase1, phase2, phase3, phase4, phase5, phase35, quality
 from desktop.engine.narrate import Value, said
 from desktop.engine.resources import KnowledgeBases
 from desktop.engine.state import RunState, now
 from desktop.engine.step import CALLS, StepContext, collect_call
+from desktop.engine.steps import clarify, drift, gathering, plan, quality, report, research, synthesis
 from desktop.engine.store import RunStore, RunSummary
 from desktop.kb.database import KnowledgeBase
 from desktop.kb.errors import KbError
@@ -28,23 +28,23 @@ from desktop.settings import ResearchSettings
 StepFn = Callable[[StepContext], Awaitable[str]]
 
 STEPS: dict[str, StepFn] = {
-    "clarify.start": phase1.start,
-    "clarify.queries": phase1.queries,
-    "clarify.retrieve": phase1.retrieve,
-    "clarify.analyze": phase1.analyze,
-    "clarify.questions": phase1.questions,
-    "clarify.finalize": phase1.finalize,
-    "plan.propose": phase2.propose,
-    "plan.replan": phase2.replan,
-    "research.start": phase3.start,
+    "clarify.start": clarify.start,
+    "clarify.queries": clarify.queries,
+    "clarify.retrieve": clarify.retrieve,
+    "clarify.analyze": clarify.analyze,
+    "clarify.questions": clarify.questions,
+    "clarify.finalize": clarify.finalize,
+    "plan.propose": plan.propose,
+    "plan.replan": plan.replan,
+    "research.start": research.start,
     "research.next_task": gathering.gather_pending,
-    "research.extract": phase3.extract_batch,
-    "research.summarize": phase3.summarize,
-    "drift.filter": phase35.filter_drift,
-    "synthesis.write": phase4.write,
+    "research.extract": research.extract_batch,
+    "research.summarize": research.summarize,
+    "drift.filter": drift.filter_drift,
+    "synthesis.write": synthesis.write,
     "synthesis.quality": quality.quality,
-    "synthesis.revise": phase4.revise,
-    "report.build": phase5.build,
+    "synthesis.revise": synthesis.revise,
+    "report.build": report.build,
 }
 FINAL = "done"
 log = logging.getLogger(__name__)
@@ -122,7 +122,7 @@ class ResearchEngine:
             return None
         ctx = await self._context(self.store.load(run_id))
         try:
-            phase3.request_skip(ctx, task_id)
+            research.request_skip(ctx, task_id)
         except ValueError as exc:
             raise CommandError(str(exc)) from None
         self._save(ctx.state, ctx.events)
@@ -153,29 +153,29 @@ class ResearchEngine:
     async def answer(self, run_id: str, text: str | None, end: bool = False) -> RunState:
         """Answer the round's questions; ``end`` (or a last line '/end') also ends clarification."""
         text, end = _split_end(text, end)
-        return await self._command(run_id, "answer", lambda ctx: phase1.take_answer(ctx, text, end))
+        return await self._command(run_id, "answer", lambda ctx: clarify.take_answer(ctx, text, end))
 
     async def end_clarification(self, run_id: str, answer: str | None = None) -> RunState:
         return await self.answer(run_id, answer, end=True)
 
     async def add_todo(self, run_id: str, task: str, context: str = "", subtasks: list[str] | None = None) -> RunState:
-        return await self._edit(run_id, lambda ctx: phase2.add(ctx, task, context, subtasks))
+        return await self._edit(run_id, lambda ctx: plan.add(ctx, task, context, subtasks))
 
     async def edit_todo(self, run_id: str, todo_id: int, task: str | None = None, context: str | None = None,
                         subtasks: list[str] | None = None) -> RunState:
-        return await self._edit(run_id, lambda ctx: phase2.edit(ctx, todo_id, task, context, subtasks))
+        return await self._edit(run_id, lambda ctx: plan.edit(ctx, todo_id, task, context, subtasks))
 
     async def remove_todo(self, run_id: str, todo_id: int) -> RunState:
-        return await self._edit(run_id, lambda ctx: phase2.remove(ctx, todo_id))
+        return await self._edit(run_id, lambda ctx: plan.remove(ctx, todo_id))
 
     async def move_todo(self, run_id: str, todo_id: int, position: int) -> RunState:
-        return await self._edit(run_id, lambda ctx: phase2.move(ctx, todo_id, position))
+        return await self._edit(run_id, lambda ctx: plan.move(ctx, todo_id, position))
 
     async def replan(self, run_id: str, feedback: str) -> RunState:
-        return await self._command(run_id, "approve_plan", lambda ctx: phase2.request_replan(ctx, feedback))
+        return await self._command(run_id, "approve_plan", lambda ctx: plan.request_replan(ctx, feedback))
 
     async def approve(self, run_id: str) -> RunState:
-        return await self._command(run_id, "approve_plan", phase2.approve)
+        return await self._command(run_id, "approve_plan", plan.approve)
 
     async def _edit(self, run_id: str, change: Callable[[StepContext], None]) -> RunState:
         def apply(ctx: StepContext) -> str:
@@ -192,7 +192,7 @@ class ResearchEngine:
         ctx = await self._context(state)
         try:
             nxt = apply(ctx)
-        except phase2.PlanEditError as exc:
+        except plan.PlanEditError as exc:
             raise CommandError(str(exc)) from None
         ctx.state.next_step = nxt
         ctx.state.status = "waiting" if nxt.endswith(".wait") else "running"
@@ -264,7 +264,7 @@ class ResearchEngine:
     def _apply_skips(self, ctx: StepContext) -> None:
         for task_id in self._skips.pop(ctx.state.run_id, set()):
             with suppress(ValueError):  # already done: nothing to skip
-                phase3.request_skip(ctx, task_id)
+                research.request_skip(ctx, task_id)
 
     async def _skipped(self, state: RunState) -> RunState:
         ctx = await self._context(state)

@@ -14,11 +14,11 @@ from support.research_llm import QUESTION_DE, QUESTION_EN, TEXTS, prompt_text
 
 from desktop.engine import events as ev
 from desktop.engine.answer import render, unquote_unverified
-from desktop.engine.quality import cited_sentence_share
-from desktop.engine.phase5 import renumber
 from desktop.engine.schemas import LINE_CHARS, SHORT_CHARS, Statement, SynthesisAnswer
-from desktop.kb.database import KnowledgeBase
 from desktop.engine.sentences import units
+from desktop.engine.steps.quality import cited_sentence_share
+from desktop.engine.steps.report import renumber
+from desktop.kb.database import KnowledgeBase
 from desktop.kb.textnorm import normalize
 from desktop.report.labels import percent, quality_rows
 

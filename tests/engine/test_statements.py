@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from desktop.engine.answer import render
 from desktop.engine.checks import foreign
-from desktop.engine.quality import figures_in_quotes
 from desktop.engine.research_state import Finding, QuoteRecord
 from desktop.engine.schemas import Statement, SynthesisAnswer
 from desktop.engine.statements import fragment, garbled, off_question, question, real_gap
+from desktop.engine.steps.quality import figures_in_quotes
 
 QUESTION = "Welche Frist gilt für die Anzeige des Betriebs eines Kosmetiklasers, und welche Behörde ist zuständig?"
 AIMS = [QUESTION, "Anzeige Betrieb Laser Frist zuständige Behörde", "Fachkunde Laser Schulung"]

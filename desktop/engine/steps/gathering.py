@@ -2,7 +2,7 @@
 model (``evidence.py``), so that the model then reads it in full batches whatever task it is for — a task
 of two excerpts costs no call of its own (on a CPU each call's question, task and answer frame cost
 seconds). Each task gathers what the settings allow; the reading takes each task's best first and stops
-where the time budget does (``phase3``)."""
+where the time budget does (``research``)."""
 
 from __future__ import annotations
 

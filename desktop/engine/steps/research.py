@@ -13,10 +13,10 @@ from desktop.engine import prompts as P
 from desktop.engine.checks import language_check
 from desktop.engine.estimate import TASK0_LEADS, allowances, cost_model, readable, research_estimate
 from desktop.engine.extraction import read_batch
-from desktop.engine.gathering import todo
 from desktop.engine.research_state import Finding, TaskRun, TaskSummary, WorkItem
 from desktop.engine.schemas import TaskSummaryAnswer
 from desktop.engine.step import StepContext
+from desktop.engine.steps.gathering import todo
 from desktop.llm.types import BadOutput, PromptTooLong
 
 SUMMARY_MIN_FINDINGS = 3  # fewer findings are their own summary
