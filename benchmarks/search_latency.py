@@ -31,7 +31,6 @@ import os
 import platform
 import random
 import re
-import shutil
 import sqlite3
 import time
 from collections.abc import Callable

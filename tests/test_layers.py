@@ -160,7 +160,7 @@ def test_a_relative_import_inside_the_map_passes(module: str, package: bool, sou
     ("desktop.ui.settings_dialog", "from desktop.settings import Settings\nfrom desktop.paths import resolve_paths"),
     ("desktop.ui.main_window", "from PySide6.QtWidgets import QMainWindow"),
     ("desktop.bridge.views", "from desktop.engine.state import RunState\nfrom desktop.kb.models import DocumentInfo"),
-    ("desktop.engine.step", "from desktop.kb.database import KnowledgeBase\nfrom desktop.llm.types import Usage"),
+    ("desktop.engine.step_context", "from desktop.kb.database import KnowledgeBase\nfrom desktop.llm.types import Usage"),
     ("desktop.cli.kb", "from desktop.kb.database import KnowledgeBase\nfrom desktop import __version__"),
     ("desktop.app", "from desktop.ui.main_window import MainWindow\nfrom desktop import cli"),
 ])

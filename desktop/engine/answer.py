@@ -1,5 +1,5 @@
 """The answer as the report shows it: the model's statements rendered to Markdown with ``[n]`` markers,
-each kept only where a cited source supports it (``support.py``) and where it may stand in an answer at
+each kept only where a cited source supports it (``citation_support.py``) and where it may stand in an answer at
 all (``statements.py``: no fragment, garbled word or statement off the question); open points only where
 they are gaps the model named; quotations that stand in no source shown without quotation marks."""
 
@@ -13,7 +13,7 @@ from desktop.engine.quotes import verify_quote
 from desktop.engine.schemas import LINE_CHARS, SHORT_CHARS, Statement, SynthesisAnswer
 from desktop.engine.sentences import sentences
 from desktop.engine.statements import real_gap, why_left_out
-from desktop.engine.support import supporting
+from desktop.engine.citation_support import supporting
 from desktop.report.labels import LABELS
 
 _ANY_MARKER = re.compile(r"\s*\[(?:\d{1,3}(?:\s*[,;–-]\s*\d{1,3})*)\]")  # "[2]", "[2, 5]" a model wrote anyway
@@ -67,7 +67,7 @@ def render(answer: SynthesisAnswer, sources: list[str], language: str, aims: lis
            restated: list[str] = ()) -> Rendered:  # type: ignore[assignment]
     """Markdown of the answer: the direct answer as a paragraph, details as a list, open points last.
     ``sources`` are the texts of the numbered sources: a statement keeps the citations whose source
-    supports it (``support.py``); one left with none, said twice, or failing ``statements.why_left_out``
+    supports it (``citation_support.py``); one left with none, said twice, or failing ``statements.why_left_out``
     against ``aims`` (the question, its queries and tasks; None: no such check) is not rendered. An open
     point that restates one of ``restated`` (scope, question, tasks) is no gap the model found."""
     out = Rendered("")

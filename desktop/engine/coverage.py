@@ -13,7 +13,7 @@ from desktop.engine.findings import MARKER, kept_findings
 from desktop.engine.focus import score
 from desktop.engine.research_state import Finding
 from desktop.engine.state import Todo
-from desktop.engine.step import StepContext
+from desktop.engine.step_context import StepContext
 from desktop.report.labels import LABELS, QUOTE_MARKS
 
 MAX_CHARS = 320  # a quote in the answer: the sentence that states it, not the whole passage

@@ -15,11 +15,11 @@ from dataclasses import dataclass, replace
 
 from desktop.engine import events as ev
 from desktop.engine import prompts as P
-from desktop.engine.context import measured_speed, prompt_cost
+from desktop.engine.excerpts import measured_speed, prompt_cost
 from desktop.engine.evidence import Aim, cut_text
 from desktop.engine.schemas import ExtractionBatch
 from desktop.engine.state import Todo
-from desktop.engine.step import StepContext
+from desktop.engine.step_context import StepContext
 
 # Calibrated on measured runs (Qwen2.5-Coder-1.5B on laws-de, 2 cores: ~40 prompt and ~9 answer tokens/s)
 ANSWER_PER_EXCERPT = 28  # tokens of a helpful excerpt's reading: label, grade, sentence numbers (measured: 31)

@@ -25,7 +25,7 @@ from desktop.engine.research_state import Finding, QuoteRecord, WorkItem
 from desktop.engine.schemas import INFO_CHARS, ExcerptReading, ExtractionBatch, TranslatedBatch
 from desktop.engine.sentences import quotes
 from desktop.engine.state import Todo
-from desktop.engine.step import StepContext
+from desktop.engine.step_context import StepContext
 from desktop.kb.database import KnowledgeBase
 from desktop.kb.errors import KbError
 from desktop.kb.models import DocumentInfo

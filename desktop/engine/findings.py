@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from desktop.engine.research_state import Finding
-from desktop.engine.step import StepContext
+from desktop.engine.step_context import StepContext
 
 MARKER = re.compile(r"\[(\d{1,3})\]")
 SOURCE_CHARS = 600  # of a finding's verified quotes in the synthesis prompt

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from desktop.engine.support import amounts, support
+from desktop.engine.citation_support import amounts, support
 
 MARGIN = 0.15  # how much better than the model's best sentence the engine's must score to be added
 FIGURE_BONUS = 0.4  # a sentence with a figure, when the question asks for one

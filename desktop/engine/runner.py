@@ -16,7 +16,7 @@ from desktop.engine import events as ev
 from desktop.engine.narrate import Value, said
 from desktop.engine.resources import KnowledgeBases
 from desktop.engine.state import RunState, now
-from desktop.engine.step import CALLS, StepContext, collect_call
+from desktop.engine.step_context import CALLS, StepContext, collect_call
 from desktop.engine.steps import clarify, drift, gathering, plan, quality, report, research, synthesis
 from desktop.engine.store import RunStore, RunSummary
 from desktop.kb.database import KnowledgeBase

@@ -16,7 +16,7 @@ import re
 
 from rapidfuzz import fuzz
 
-from desktop.engine.support import content_terms, holds
+from desktop.engine.citation_support import content_terms, holds
 
 # An enumeration's item or a clause cut out of one: "1. daß …", "a) die …", "(2) …", "- …".
 _LIST_ITEM = re.compile(r"^\s*(?:\(?\d{1,3}[.)]|\(?[a-z]{1,2}\)|[-–•])\s+")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from desktop.engine import events as ev
 from desktop.engine import prompts as P
 from desktop.engine.checks import all_of, distinct, in_language, is_search, language_check, search_check
-from desktop.engine.context import answers_block, budgeted_excerpts, bullet_list, dialogue, excerpt_budget
+from desktop.engine.excerpts import answers_block, budgeted_excerpts, bullet_list, dialogue, excerpt_budget
 from desktop.engine.schemas import (
     ClarificationResult,
     FollowUpQuestions,
@@ -22,7 +22,7 @@ from desktop.engine.schemas import (
     search_queries,
 )
 from desktop.engine.state import ClarifyRound, Pending, QueryAnchor, RetrievedChunk, RoundAnalysis, Termination, now
-from desktop.engine.step import StepContext
+from desktop.engine.step_context import StepContext
 from desktop.kb.language import detect_language
 
 

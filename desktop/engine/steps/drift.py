@@ -22,7 +22,7 @@ from desktop.engine.question_parts import parts
 from desktop.engine.research_state import DriftVerdict, Finding
 from desktop.engine.schemas import DriftReason, DriftScores, drift_scores
 from desktop.engine.state import RunState
-from desktop.engine.step import StepContext
+from desktop.engine.step_context import StepContext
 from desktop.kb.language import detect_language
 
 _BATCH = 12

@@ -10,7 +10,7 @@ from desktop.engine import events as ev
 from desktop.engine.evidence import Aim, Gatherer, Limits
 from desktop.engine.research_state import TaskRun, WorkItem
 from desktop.engine.state import Todo
-from desktop.engine.step import StepContext
+from desktop.engine.step_context import StepContext
 
 
 def todo(ctx: StepContext, task_id: int) -> Todo:

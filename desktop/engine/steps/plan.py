@@ -11,13 +11,13 @@ from desktop.engine import prompts as P
 from desktop.engine import question_parts
 from desktop.engine.checks import (all_of, distinct, is_search, language_check, queries_in, same_text, search_check,
                                    subject_overlap, written_in)
-from desktop.engine.context import budgeted_excerpts, bullet_list, excerpt_budget
+from desktop.engine.excerpts import budgeted_excerpts, bullet_list, excerpt_budget
 from desktop.engine.estimate import research_estimate
 from desktop.engine.evidence import Aim, cut_text
 from desktop.engine.prompts import Prompt
 from desktop.engine.schemas import PlanItem, PlanProposal, plan_outline, search_queries
 from desktop.engine.state import Pending, Plan, RetrievedChunk, Todo
-from desktop.engine.step import StepContext
+from desktop.engine.step_context import StepContext
 
 
 class PlanEditError(ValueError):

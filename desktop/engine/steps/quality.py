@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from desktop.engine import events as ev
 from desktop.engine import prompts as P
-from desktop.engine.context import measured_speed, prompt_cost
+from desktop.engine.excerpts import measured_speed, prompt_cost
 from desktop.engine.coverage import cited_tasks
 from desktop.engine.estimate import QUALITY, remaining_budget
 from desktop.engine.findings import MARKER, kept_findings, source_block, tasks_text
 from desktop.engine.research_state import Finding
 from desktop.engine.schemas import QualityAnswer
 from desktop.engine.sentences import sentences
-from desktop.engine.step import StepContext
-from desktop.engine.support import amounts
+from desktop.engine.step_context import StepContext
+from desktop.engine.citation_support import amounts
 from desktop.report.labels import LABELS
 from desktop.report.model import Quality
 

@@ -9,7 +9,7 @@ from desktop.engine.findings import MARKER, kept_findings
 from desktop.engine.narrate import ENGLISH
 from desktop.engine.research_state import Finding, QuoteRecord
 from desktop.engine.state import RunState, now
-from desktop.engine.step import StepContext
+from desktop.engine.step_context import StepContext
 from desktop.engine.steps.quality import verified_share
 from desktop.report.labels import LABELS, QUOTE_MARKS, percent
 from desktop.report.model import (

@@ -15,7 +15,7 @@ from desktop.engine.estimate import TASK0_LEADS, allowances, cost_model, readabl
 from desktop.engine.extraction import read_batch
 from desktop.engine.research_state import Finding, TaskRun, TaskSummary, WorkItem
 from desktop.engine.schemas import TaskSummaryAnswer
-from desktop.engine.step import StepContext
+from desktop.engine.step_context import StepContext
 from desktop.engine.steps.gathering import todo
 from desktop.llm.types import BadOutput, PromptTooLong
 

@@ -19,8 +19,8 @@ from desktop.engine.coverage import completed
 from desktop.engine.findings import kept_findings, source_block, tasks_text
 from desktop.engine.research_state import Finding
 from desktop.engine.schemas import SynthesisAnswer
-from desktop.engine.step import StepContext
-from desktop.engine.support import supporting
+from desktop.engine.step_context import StepContext
+from desktop.engine.citation_support import supporting
 from desktop.llm.types import BadOutput, PromptTooLong
 
 

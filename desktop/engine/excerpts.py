@@ -14,7 +14,7 @@ from desktop.engine.state import ClarifyRound, RetrievedChunk
 from desktop.llm.types import Message
 
 if TYPE_CHECKING:
-    from desktop.engine.step import StepContext
+    from desktop.engine.step_context import StepContext
 
 MIN_EXCERPT_TOKENS = 400  # below this an analysis or a plan has too little to work from
 
