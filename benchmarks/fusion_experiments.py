@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from retrieval_quality import SETS, score  # noqa: E402
 
 from desktop.kb.database import KnowledgeBase  # noqa: E402
-from desktop.kb.lexical import query_terms  # noqa: E402
-from desktop.kb.search import Scope, rrf, zscore_fusion  # noqa: E402
+from desktop.kb.search.lexical import query_terms  # noqa: E402
+from desktop.kb.search.hybrid import Scope, rrf, zscore_fusion  # noqa: E402
 from desktop.paths import resolve_paths  # noqa: E402
 from desktop.settings import Settings  # noqa: E402
 
@@ -57,7 +57,7 @@ def convex(dense: Ranking, lexical: Ranking, alpha: float) -> list[str]:
 
 
 def zscore(dense: Ranking, lexical: Ranking, alpha: float) -> list[str]:
-    """alpha * z(dense) + (1 - alpha) * z(BM25): the product's own fusion (desktop.kb.search)."""
+    """alpha * z(dense) + (1 - alpha) * z(BM25): the product's own fusion (desktop.kb.search.hybrid)."""
     scores = zscore_fusion(dense, lexical, alpha)
     return sorted(scores, key=scores.__getitem__, reverse=True)
 

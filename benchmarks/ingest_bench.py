@@ -27,11 +27,11 @@ from pathlib import Path
 
 import pymupdf
 
-from desktop.kb.chunking import chunk_page
+from desktop.kb.ingestion.chunking import chunk_page
 from desktop.kb.database import KnowledgeBase
-from desktop.kb.docinfo import probe
-from desktop.kb.extract import ExtractionPool, ExtractJob
-from desktop.kb.pdf import open_pdf, read_page
+from desktop.kb.ingestion.docinfo import probe
+from desktop.kb.ingestion.pages import ExtractionPool, ExtractJob
+from desktop.kb.ingestion.pdf import open_pdf, read_page
 from desktop.paths import resolve_paths
 from desktop.settings import ChunkingSettings, Settings
 

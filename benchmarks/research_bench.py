@@ -31,7 +31,7 @@ from desktop.engine import events as ev  # noqa: E402
 from desktop.engine.runner import ResearchEngine  # noqa: E402
 from desktop.engine.store import RunStore  # noqa: E402
 from desktop.kb.database import KnowledgeBase  # noqa: E402
-from desktop.kb.databases import SAMPLE_DB, ensure_sample  # noqa: E402
+from desktop.kb.storage.registry import SAMPLE_DB, ensure_sample  # noqa: E402
 from desktop.llm.factory import make_backend  # noqa: E402
 from desktop.paths import resolve_paths  # noqa: E402
 from desktop.settings import Settings  # noqa: E402

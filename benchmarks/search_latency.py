@@ -44,12 +44,12 @@ import pymupdf
 from bench_server import add_arguments, schema_mb, settings_from
 
 from desktop.kb.database import KnowledgeBase, list_databases
-from desktop.kb.databases import delete_database
-from desktop.kb.ingest import chunk_header, vector_metadata
+from desktop.kb.storage.registry import delete_database
+from desktop.kb.ingestion.ingest import chunk_header, vector_metadata
 from desktop.kb.language import detect_language
-from desktop.kb.lexical import index_terms
+from desktop.kb.search.lexical import index_terms
 from desktop.kb.models import Chunk, SearchFilter
-from desktop.kb.search import scope_for
+from desktop.kb.search.hybrid import scope_for
 from desktop.paths import AppPaths, resolve_paths
 from desktop.settings import Settings
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from bench_server import add_arguments, schema_mb, settings_from
 
 from desktop.kb.database import KnowledgeBase
-from desktop.kb.databases import delete_database
+from desktop.kb.storage.registry import delete_database
 from desktop.paths import resolve_paths
 from desktop.settings import Settings
 

@@ -40,7 +40,7 @@ from support.research_llm import QUESTION_DE  # noqa: E402
 
 from desktop.app import prepare_window_process  # noqa: E402
 from desktop.bridge.bridge import EngineBridge  # noqa: E402
-from desktop.kb.databases import SAMPLE_DB  # noqa: E402
+from desktop.kb.storage.registry import SAMPLE_DB  # noqa: E402
 from desktop.paths import resolve_paths  # noqa: E402
 from desktop.settings import Settings  # noqa: E402
 from desktop.ui import i18n  # noqa: E402

@@ -47,7 +47,7 @@ def prepare_window_process() -> None:
     walks every object alive, the libraries' too (100-200 ms with Qt, Chroma and PyMuPDF loaded) and
     holds the lock throughout: what exists at start-up is frozen out of it (call this after the imports).
     """
-    from desktop.kb.vector_process import serve_vectors_from_child_process
+    from desktop.kb.search.vector_process import serve_vectors_from_child_process
 
     serve_vectors_from_child_process()
     sys.setswitchinterval(0.001)

@@ -6,7 +6,7 @@
 Runs ``ensure_sample`` (reading the bundled law PDFs, their shipped vectors from the seed) into a
 throw-away data dir, copies the finished ``databases/Sample`` folder (catalog.sqlite + chroma/) to
 ``OUT_DIR/Sample`` and writes ``OUT_DIR/Sample.json`` describing it. The spec bundles OUT_DIR as
-``kb/prebuilt/``; on a first start ``desktop.kb.databases.install_prebuilt_sample`` copies it into the
+``kb/prebuilt/``; on a first start ``desktop.kb.storage.registry.install_prebuilt_sample`` copies it into the
 user's data dir and points it at the bundled PDFs, so nothing is indexed.
 
 Each step runs in its own process so that Chroma has closed its files before they are copied (the
@@ -35,7 +35,7 @@ CHECK_QUERY = ("§ 78 StrlSchG", "StrlSchG.pdf", "§ 78")
 
 def _build(data_dir: str, summary_file: str) -> None:
     from desktop.kb.database import KnowledgeBase
-    from desktop.kb.databases import SAMPLE_DB, ensure_sample
+    from desktop.kb.storage.registry import SAMPLE_DB, ensure_sample
     from desktop.paths import resolve_paths, sample_kb_dir
     from desktop.settings import Settings
 
@@ -61,23 +61,23 @@ def _build(data_dir: str, summary_file: str) -> None:
 
 def _check(out_dir: str, data_dir: str) -> None:
     """Install the copy as a first start would and search it; fail loudly when anything is off."""
-    from desktop.kb import databases
+    from desktop.kb.storage import registry
     from desktop.kb.database import KnowledgeBase
-    from desktop.kb.ingest import Ingestor
+    from desktop.kb.ingestion.ingest import Ingestor
     from desktop.paths import resolve_paths
     from desktop.settings import Settings
 
     def no_ingest(*_args: object, **_kwargs: object) -> None:
         raise SystemExit("the prebuilt sample was not used: the first start would index the PDFs")
 
-    databases.prebuilt_databases_dir = lambda: Path(out_dir)
+    registry.prebuilt_databases_dir = lambda: Path(out_dir)
     Ingestor.run = no_ingest  # type: ignore[method-assign]
     paths = resolve_paths(data_dir).ensure()
     settings = Settings()
-    report = databases.ensure_sample(paths, settings)
+    report = registry.ensure_sample(paths, settings)
     if report is None or report.count("added") == 0:
         raise SystemExit(f"installing the prebuilt sample failed: {report}")
-    with KnowledgeBase.open(paths, settings, databases.SAMPLE_DB) as kb:
+    with KnowledgeBase.open(paths, settings, registry.SAMPLE_DB) as kb:
         problems = kb.verify()
         hits = kb.search(CHECK_QUERY[0], k=3)
     if problems:

@@ -14,8 +14,8 @@ import tempfile
 
 from desktop.cli.console import ProgressPrinter
 from desktop.kb.database import KnowledgeBase
-from desktop.kb.databases import SAMPLE_DB
-from desktop.kb.seed import SEED_NAME, load_seed, write_seed
+from desktop.kb.storage.registry import SAMPLE_DB
+from desktop.kb.ingestion.seed import SEED_NAME, load_seed, write_seed
 from desktop.paths import resolve_paths, sample_kb_dir
 from desktop.settings import Settings
 

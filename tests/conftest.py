@@ -15,8 +15,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from support.pg_server import PgServer, start_server  # noqa: E402
 
 from desktop.kb.database import KnowledgeBase  # noqa: E402
-from desktop.kb.databases import SAMPLE_DB, ensure_sample  # noqa: E402
-from desktop.kb.vector_process import serve_vectors_from_child_process  # noqa: E402
+from desktop.kb.storage.registry import SAMPLE_DB, ensure_sample  # noqa: E402
+from desktop.kb.search.vector_process import serve_vectors_from_child_process  # noqa: E402
 from desktop.paths import AppPaths  # noqa: E402
 from desktop.settings import Settings  # noqa: E402
 

@@ -112,9 +112,9 @@ def test_every_module_belongs_to_a_part_of_the_map() -> None:
     ("desktop.engine.runner", "import desktop.ui"),
     ("desktop.engine.runner", "from desktop.cli.console import err"),
     ("desktop.kb.database", "from desktop.engine.state import RunState"),  # kb and llm know no engine
-    ("desktop.kb.search", "from desktop.ui import i18n"),
-    ("desktop.kb.search", "from desktop.bridge.views import RunView"),
-    ("desktop.kb.search", "from desktop.cli import kb"),
+    ("desktop.kb.search.hybrid", "from desktop.ui import i18n"),
+    ("desktop.kb.search.hybrid", "from desktop.bridge.views import RunView"),
+    ("desktop.kb.search.hybrid", "from desktop.cli import kb"),
     ("desktop.llm.base", "from desktop.engine import events"),
     ("desktop.llm.base", "from desktop.ui.theme import apply_theme"),
     ("desktop.llm.base", "from desktop.bridge import bridge"),
@@ -135,8 +135,9 @@ def test_the_rule_catches_a_violation_of_each_kind(module: str, source: str) -> 
 
 
 @pytest.mark.parametrize(("module", "package", "source"), [
-    ("desktop.kb.search", False, "from ..engine.state import RunState"),
-    ("desktop.kb.search", False, "from .. import engine"),
+    ("desktop.kb.search.hybrid", False, "from ...engine.state import RunState"),
+    ("desktop.kb.search.hybrid", False, "from ... import engine"),
+    ("desktop.kb.database", False, "from .. import ui"),
     ("desktop.engine", True, "from ..ui import main_window"),
     ("desktop.engine.runner", False, "from ..bridge.bridge import EngineBridge"),
     ("desktop.kb.server.catalog", False, "from ...llm import types"),
@@ -146,7 +147,7 @@ def test_a_relative_import_is_held_to_the_map(module: str, package: bool, source
 
 
 @pytest.mark.parametrize(("module", "package", "source"), [
-    ("desktop.kb.search", False, "from .models import Chunk\nfrom . import lexical"),
+    ("desktop.kb.search.hybrid", False, "from ..models import Chunk\nfrom . import lexical"),
     ("desktop.kb.server.catalog", False, "from ..models import Chunk"),
     ("desktop.engine", True, "from .state import RunState\nfrom . import runner"),
     ("desktop.ui.main_window", False, "from ..bridge.views import RunView"),
@@ -171,7 +172,7 @@ def test_the_rule_lets_the_map_through(module: str, source: str) -> None:
 def test_headless_commands_load_no_qt() -> None:
     """Importing the CLI, knowledge base and settings at run time pulls in no Qt module either."""
     code = (
-        "import sys, desktop.cli, desktop.kb.database, desktop.kb.databases, desktop.settings\n"
+        "import sys, desktop.cli, desktop.kb.database, desktop.kb.storage.registry, desktop.settings\n"
         f"bad = [m for m in sys.modules if m.split('.')[0] in {QT_MODULES!r}]\n"
         "print(bad); sys.exit(1 if bad else 0)"
     )

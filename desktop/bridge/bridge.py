@@ -28,7 +28,7 @@ from desktop.engine.state import RunState
 from desktop.engine.store import RunNotFound
 from desktop.engine.workspace import Workspace
 from desktop.kb.database import KnowledgeBase, list_databases
-from desktop.kb.databases import SAMPLE_DB, delete_database, ensure_sample
+from desktop.kb.storage.registry import SAMPLE_DB, delete_database, ensure_sample
 from desktop.kb.errors import KbError
 from desktop.kb.models import IngestReport
 from desktop.kb.progress import CancelToken

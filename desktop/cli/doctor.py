@@ -13,10 +13,10 @@ from typing import Literal
 
 from desktop.cli.console import emit_json
 from desktop.kb.database import KnowledgeBase, list_databases
-from desktop.kb.databases import SAMPLE_DB
-from desktop.kb.embeddings import OfflineEmbedder
+from desktop.kb.storage.registry import SAMPLE_DB
+from desktop.kb.search.embeddings import OfflineEmbedder
 from desktop.kb.errors import KbError
-from desktop.kb.pdf import tesseract_available
+from desktop.kb.ingestion.pdf import tesseract_available
 from desktop.kb.server.health import server_health
 from desktop.llm.factory import make_backend
 from desktop.paths import AppPaths, sample_kb_dir

@@ -11,7 +11,7 @@ from typing import Any
 
 from desktop.cli.console import ProgressPrinter, emit_json, err, interruptible
 from desktop.kb.database import KnowledgeBase, list_databases
-from desktop.kb.databases import SAMPLE_DB, delete_database, ensure_sample
+from desktop.kb.storage.registry import SAMPLE_DB, delete_database, ensure_sample
 from desktop.kb.errors import KbError
 from desktop.kb.models import IngestReport, SearchFilter, SearchHit
 from desktop.kb.progress import CancelToken

@@ -13,7 +13,7 @@ from rapidfuzz import fuzz
 
 from desktop.engine.prompts import LANGUAGE_NAMES, NOT_SEARCHES, WRONG_LANGUAGE
 from desktop.kb.language import detect_language
-from desktop.kb.lexical import index_terms
+from desktop.kb.search.lexical import index_terms
 
 _FILE_NAME = re.compile(r"\.(?:pdf|docx?|txt|md|html?)\b", re.I)
 _WORD = re.compile(r"[^\W\d_]{3,}")

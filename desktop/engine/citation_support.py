@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from desktop.kb.lexical import index_terms
+from desktop.kb.search.lexical import index_terms
 
 MIN_SUPPORT = 0.3  # share of the statement's terms a cited source must hold
 # Words that turn a claim into its opposite (German and English).

@@ -26,7 +26,7 @@ from desktop.engine.research_state import WorkItem
 from desktop.engine.sentences import units
 from desktop.kb.database import KnowledgeBase
 from desktop.kb.models import Chunk, ResolvedReference
-from desktop.kb.search import rrf
+from desktop.kb.search.hybrid import rrf
 
 MAX_WORDS = 90  # an evidence item's sentences together: about a paragraph, 100-150 tokens
 MAX_SENTENCES = 3

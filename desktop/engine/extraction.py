@@ -29,7 +29,7 @@ from desktop.engine.step_context import StepContext
 from desktop.kb.database import KnowledgeBase
 from desktop.kb.errors import KbError
 from desktop.kb.models import DocumentInfo
-from desktop.kb.tables import header_of, is_table_rows
+from desktop.kb.ingestion.tables import header_of, is_table_rows
 from desktop.llm.types import Message
 from desktop.report.model import Rect
 

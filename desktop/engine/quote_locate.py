@@ -23,7 +23,7 @@ from pathlib import Path
 import pymupdf
 
 from desktop.engine.quotes import ELLIPSIS
-from desktop.kb.tables import MD_RULE, is_table_rows
+from desktop.kb.ingestion.tables import MD_RULE, is_table_rows
 from desktop.kb.textnorm import Mapped, normalize, normalize_mapped, sub_mapped
 from desktop.report.labels import markdown_cells
 from desktop.report.model import Rect

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from desktop.kb.tables import MD_ROW, MD_RULE
+from desktop.kb.ingestion.tables import MD_ROW, MD_RULE
 from desktop.kb.textnorm import resolve_line_hyphens
 
 MAX_WORDS = 45
@@ -66,7 +66,7 @@ def _cuts(text: str) -> list[int]:
         line = m.group(0).rstrip()
         if line and line[-1] not in ".;:,":  # a heading line, not a sentence that starts with "§ 5 …"
             cuts |= {m.start(), m.start() + len(line)}
-    # a table chunk's rows (kb/tables.py) are a unit each, the header with its rule line: a row's cells
+    # a table chunk's rows (kb/ingestion/tables.py) are a unit each, the header with its rule line: a row's cells
     # hold no sentence ends, and a figure's full stop is none
     rows = [m for m in MD_ROW.finditer(text) if not MD_RULE.match(m.group(0))]
     if rows:

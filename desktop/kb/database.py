@@ -18,17 +18,18 @@ from pathlib import Path
 
 import numpy as np
 
-from desktop.kb import fts, retrieval
-from desktop.kb.catalog import Catalog
-from desktop.kb.embedcache import CachedEmbedder, EmbeddingCache
-from desktop.kb.embeddings import make_embedder
+from desktop.kb.search import fts
+from desktop.kb.search import retrieval
+from desktop.kb.storage.catalog import Catalog
+from desktop.kb.search.embedcache import CachedEmbedder, EmbeddingCache
+from desktop.kb.search.embeddings import make_embedder
 from desktop.kb.errors import (
     DatabaseNotFound,
     DocumentNotFound,
     EmbedderMismatch,
     KbError,
 )
-from desktop.kb.ingest import Ingestor
+from desktop.kb.ingestion.ingest import Ingestor
 from desktop.kb.lazy import locked_cached_property
 from desktop.kb.models import (
     Chunk,
@@ -40,15 +41,15 @@ from desktop.kb.models import (
     SearchMode,
 )
 from desktop.kb.progress import CancelToken, ProgressCallback
-from desktop.kb.references import parse_references
-from desktop.kb.resolver import resolve
-from desktop.kb.search import Scope, Searcher, scope_for
-from desktop.kb.sections import SectionIndex
+from desktop.kb.references.parse import parse_references
+from desktop.kb.references.resolver import resolve
+from desktop.kb.search.hybrid import Scope, Searcher, scope_for
+from desktop.kb.references.sections import SectionIndex
 from desktop.kb.server import lexical as server_lexical
 from desktop.kb.server.catalog import ServerCatalog, list_server_databases
 from desktop.kb.server.vectors import ServerVectorStore
-from desktop.kb.vector_process import VectorStoreProcess, child_process_enabled
-from desktop.kb.vectors import VectorStore, describe, make_client
+from desktop.kb.search.vector_process import VectorStoreProcess, child_process_enabled
+from desktop.kb.search.vectors import VectorStore, describe, make_client
 from desktop.paths import AppPaths
 from desktop.settings import Settings
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from desktop.kb.notices import Notice
+from desktop.kb.ingestion.notices import Notice
 
 
 class KbError(Exception):

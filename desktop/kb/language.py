@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-GERMAN = frozenset(  # also the lexical index's stop words (kb/lexical.py)
+GERMAN = frozenset(  # also the lexical index's stop words (kb/search/lexical.py)
     "der die das und ist nicht den dem des ein eine einer eines auf für mit von zu im bei nach "
     "oder sind wird werden durch auch als sich dass daß wenn über aus soweit sowie zur zum vom am "
     "kann muss hat haben diese dieser dieses welche welcher welches wann wie was wer wo warum gilt "

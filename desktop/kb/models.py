@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from desktop.kb.notices import Notice
+from desktop.kb.ingestion.notices import Notice
 
 
 class _Model(BaseModel):

@@ -187,7 +187,7 @@ def quoted(report: Report, text: str) -> str:
 
 def table_quote(header: str | None, text: str) -> tuple[list[str], list[list[str]]] | None:
     """A verified quote of table rows, to be shown as a table: its table's header cells and each quoted
-    row's cells; None when the quote is not table rows (kb/tables.py writes them as Markdown)."""
+    row's cells; None when the quote is not table rows (kb/ingestion/tables.py writes them as Markdown)."""
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     if not header or not lines or not all(ln.startswith("|") and ln.endswith("|") for ln in lines):
         return None

@@ -1,5 +1,5 @@
 """The knowledge base's notices about files (why one was rejected, what to check in one) in the
-window's language: a translated template for every key of ``desktop.kb.notices.ENGLISH``
+window's language: a translated template for every key of ``desktop.kb.ingestion.notices.ENGLISH``
 (``tests/ui/test_i18n.py`` fails when a key has none). A key this version has no words for shows the
 knowledge base's English sentence rather than nothing."""
 

@@ -20,7 +20,7 @@ from desktop.engine import events as ev
 from desktop.engine.resources import KnowledgeBases, ThreadCalls
 from desktop.engine.store import RunStore
 from desktop.engine.workspace import Workspace
-from desktop.kb import lexical
+from desktop.kb.search import lexical
 from desktop.kb.database import CATALOG_FILE, KnowledgeBase
 from desktop.paths import AppPaths
 from desktop.settings import Settings

@@ -8,10 +8,10 @@ import pymupdf
 import pytest
 from support.pdfs import make_pdf, statute
 
-from desktop.kb.chunking import chunk_page
-from desktop.kb.docinfo import probe
-from desktop.kb.pdf import open_pdf, read_page
-from desktop.kb.structure import SectionTracker, classify_heading
+from desktop.kb.ingestion.chunking import chunk_page
+from desktop.kb.ingestion.docinfo import probe
+from desktop.kb.ingestion.pdf import open_pdf, read_page
+from desktop.kb.ingestion.structure import SectionTracker, classify_heading
 from desktop.settings import ChunkingSettings
 
 

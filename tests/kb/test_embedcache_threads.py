@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from desktop.kb import embedcache
-from desktop.kb.embedcache import CachedEmbedder, EmbeddingCache
+from desktop.kb.search import embedcache
+from desktop.kb.search.embedcache import CachedEmbedder, EmbeddingCache
 
 DIM = 8
 

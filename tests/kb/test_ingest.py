@@ -13,7 +13,7 @@ from support import pdfs
 
 from desktop.kb.database import KnowledgeBase
 from desktop.kb.models import IngestProgress
-from desktop.kb.pdf import tesseract_available
+from desktop.kb.ingestion.pdf import tesseract_available
 from desktop.kb.progress import CancelToken
 from desktop.settings import Settings
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pymupdf
 
-from desktop.kb import lexical
+from desktop.kb.search import lexical
 
 SAMPLE = Path(__file__).resolve().parents[2] / "kb"
 

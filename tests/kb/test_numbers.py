@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from support import pdfs
 
-from desktop.kb import fts
+from desktop.kb.search import fts
 from desktop.kb.database import KnowledgeBase
-from desktop.kb.lexical import fts_terms, index_terms, number_value, query_terms
+from desktop.kb.search.lexical import fts_terms, index_terms, number_value, query_terms
 from desktop.paths import AppPaths
 from desktop.settings import Settings
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
-from desktop.kb.embedcache import CachedEmbedder, EmbeddingCache
-from desktop.kb.embeddings import OfflineEmbedder, make_embedder
+from desktop.kb.search.embedcache import CachedEmbedder, EmbeddingCache
+from desktop.kb.search.embeddings import OfflineEmbedder, make_embedder
 
 
 def test_vectors_are_normalised_and_multilingual() -> None:
@@ -35,7 +35,7 @@ def test_cache_serves_repeated_texts(tmp_path: Path) -> None:
 
 
 def test_openmp_threads_wait_passively_unless_the_user_chose() -> None:
-    code = ("import os\nfrom desktop.kb.embeddings import OfflineEmbedder\nOfflineEmbedder().embed_query('x')\n"
+    code = ("import os\nfrom desktop.kb.search.embeddings import OfflineEmbedder\nOfflineEmbedder().embed_query('x')\n"
             "print(os.environ.get('OMP_WAIT_POLICY'))")
     env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)

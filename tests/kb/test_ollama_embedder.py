@@ -13,7 +13,7 @@ from support.fake_ollama import FakeOllama, down_url, fake_ollama_fixture, repli
 from support.fake_ollama_replies import chat_model, embedding_model
 
 from desktop.kb.database import KnowledgeBase
-from desktop.kb.embeddings import OllamaEmbedder, make_embedder
+from desktop.kb.search.embeddings import OllamaEmbedder, make_embedder
 from desktop.kb.errors import EmbedderMismatch, EmbedderUnavailable
 from desktop.paths import AppPaths
 from desktop.settings import Settings

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from desktop.kb.models import Reference
-from desktop.kb.references import canonical_unit, parse_references
-from desktop.kb.references_units import expand_range, parse_date, split_numbers
+from desktop.kb.references.parse import canonical_unit, parse_references
+from desktop.kb.references.units import expand_range, parse_date, split_numbers
 
 
 def refs(text: str) -> list[Reference]:

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from desktop.kb.models import Reference, RegistryEntry, ResolvedReference, SectionLocation
-from desktop.kb.references import parse_references
-from desktop.kb.resolver import resolve
-from desktop.kb.resolver_names import abbreviation_matches, match_law, parse_designation, same_words
+from desktop.kb.references.parse import parse_references
+from desktop.kb.references.resolver import resolve
+from desktop.kb.references.names import abbreviation_matches, match_law, parse_designation, same_words
 
 CORPUS = Path("/work/shared/corpus/laws-de")
 LAWS = ["StrlSchG.pdf", "StrlSchV.pdf", "AtG.pdf", "AtEV.pdf", "NiSV.pdf"]

@@ -16,10 +16,11 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-from desktop.kb import databases, ingest
+from desktop.kb.storage import registry
+from desktop.kb.ingestion import ingest
 from desktop.kb.database import CATALOG_FILE, KnowledgeBase
-from desktop.kb.ingest import Ingestor
-from desktop.kb.scan import sha256_file
+from desktop.kb.ingestion.ingest import Ingestor
+from desktop.kb.ingestion.scan import sha256_file
 from desktop.paths import AppPaths
 from desktop.settings import Settings
 
@@ -47,8 +48,8 @@ def installed_kb(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, prebuilt: Path
     for file in (REPO / "kb").iterdir():
         if file.is_file():
             shutil.copyfile(file, kb / file.name)
-    monkeypatch.setattr(databases, "sample_kb_dir", lambda: kb)
-    monkeypatch.setattr(databases, "prebuilt_databases_dir", lambda: prebuilt)
+    monkeypatch.setattr(registry, "sample_kb_dir", lambda: kb)
+    monkeypatch.setattr(registry, "prebuilt_databases_dir", lambda: prebuilt)
     return kb
 
 
@@ -62,7 +63,7 @@ def no_indexing(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _doc_rows(paths: AppPaths) -> list[sqlite3.Row]:
-    with sqlite3.connect(paths.database_dir(databases.SAMPLE_DB) / CATALOG_FILE) as db:
+    with sqlite3.connect(paths.database_dir(registry.SAMPLE_DB) / CATALOG_FILE) as db:
         db.row_factory = sqlite3.Row
         rows = db.execute("SELECT doc_id, file_name, path, size_bytes, mtime FROM documents").fetchall()
     db.close()
@@ -71,13 +72,13 @@ def _doc_rows(paths: AppPaths) -> list[sqlite3.Row]:
 
 def test_first_start_copies_the_prebuilt_sample_and_indexes_nothing(
         app_paths: AppPaths, settings: Settings, installed_kb: Path, no_indexing: None) -> None:
-    report = databases.ensure_sample(app_paths, settings)
+    report = registry.ensure_sample(app_paths, settings)
     assert report is not None and {f.status for f in report.files} == {"added"}
     assert {Path(f.path).name for f in report.files} == LAWS
     assert all(f.pages > 0 and f.chunks > 0 for f in report.files)
-    assert databases.list_databases(app_paths, Settings()) == [databases.SAMPLE_DB]
-    assert [p.name for p in app_paths.databases_dir.iterdir()] == [databases.SAMPLE_DB]  # no staging left
-    assert databases.ensure_sample(app_paths, settings) is None  # complete: the next start does nothing
+    assert registry.list_databases(app_paths, Settings()) == [registry.SAMPLE_DB]
+    assert [p.name for p in app_paths.databases_dir.iterdir()] == [registry.SAMPLE_DB]  # no staging left
+    assert registry.ensure_sample(app_paths, settings) is None  # complete: the next start does nothing
 
     for row in _doc_rows(app_paths):  # every path now names the installed file, with its size and mtime
         installed = installed_kb / row["file_name"]
@@ -85,7 +86,7 @@ def test_first_start_copies_the_prebuilt_sample_and_indexes_nothing(
         assert (row["size_bytes"], row["mtime"]) == (installed.stat().st_size, installed.stat().st_mtime)
         assert row["doc_id"] == sha256_file(installed)
 
-    with KnowledgeBase.open(app_paths, settings, databases.SAMPLE_DB) as kb:
+    with KnowledgeBase.open(app_paths, settings, registry.SAMPLE_DB) as kb:
         assert kb.embedder_spec == "offline" and kb.pending_embeddings() == 0
         assert kb.verify() == []
         hits = kb.search("§ 78 StrlSchG", k=3)
@@ -98,13 +99,13 @@ def test_first_start_copies_the_prebuilt_sample_and_indexes_nothing(
 
 def test_adding_the_installed_sample_folder_later_finds_every_file_unchanged(
         app_paths: AppPaths, settings: Settings, installed_kb: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    databases.install_prebuilt_sample(app_paths, settings, installed_kb)
+    registry.install_prebuilt_sample(app_paths, settings, installed_kb)
 
     def hashed(path: Path) -> str:
         raise AssertionError(f"{path} was hashed: its stored size or mtime did not match")
 
     monkeypatch.setattr(ingest, "sha256_file", hashed)
-    with KnowledgeBase.open(app_paths, settings, databases.SAMPLE_DB) as kb:
+    with KnowledgeBase.open(app_paths, settings, registry.SAMPLE_DB) as kb:
         report = kb.ingest([installed_kb])
     assert sorted((Path(f.path).name, f.status) for f in report.files) == sorted((n, "unchanged") for n in LAWS)
 
@@ -146,25 +147,25 @@ def _server_mode(s: Settings) -> None:
 def test_a_prebuilt_sample_that_does_not_fit_the_settings_is_not_used(
         app_paths: AppPaths, settings: Settings, installed_kb: Path, change: Callable[[Settings], None]) -> None:
     change(settings)
-    assert databases.install_prebuilt_sample(app_paths, settings, installed_kb) is None
-    assert databases.list_databases(app_paths, Settings()) == []
+    assert registry.install_prebuilt_sample(app_paths, settings, installed_kb) is None
+    assert registry.list_databases(app_paths, Settings()) == []
     assert not any(app_paths.databases_dir.iterdir())
 
 
 def test_without_a_prebuilt_sample_nothing_is_copied(app_paths: AppPaths, settings: Settings, tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(databases, "prebuilt_databases_dir", lambda: tmp_path / "no-such-folder")
-    assert databases.install_prebuilt_sample(app_paths, settings) is None
-    assert databases.list_databases(app_paths, Settings()) == []
+    monkeypatch.setattr(registry, "prebuilt_databases_dir", lambda: tmp_path / "no-such-folder")
+    assert registry.install_prebuilt_sample(app_paths, settings) is None
+    assert registry.list_databases(app_paths, Settings()) == []
 
 
 def test_an_existing_sample_is_never_replaced_by_the_prebuilt_one(
         app_paths: AppPaths, settings: Settings, installed_kb: Path, no_indexing: None) -> None:
-    folder = app_paths.database_dir(databases.SAMPLE_DB)
+    folder = app_paths.database_dir(registry.SAMPLE_DB)
     folder.mkdir(parents=True)
     (folder / "keep.txt").write_text("the user's")
     with pytest.raises(AssertionError, match="indexed"):  # an unfinished sample is finished by ingesting
-        databases.ensure_sample(app_paths, settings)
+        registry.ensure_sample(app_paths, settings)
     assert (folder / "keep.txt").read_text() == "the user's"
 
 
@@ -173,13 +174,13 @@ def test_a_changed_pdf_falls_back_to_building_the_sample(app_paths: AppPaths, se
     changed = installed_kb / "AtG.pdf"
     with open(changed, "ab") as fh:  # bytes after %%EOF: still a readable PDF, with another hash
         fh.write(b"\n% a later edition\n")
-    assert databases.install_prebuilt_sample(app_paths, settings, installed_kb) is None
+    assert registry.install_prebuilt_sample(app_paths, settings, installed_kb) is None
     assert not any(app_paths.databases_dir.iterdir())
 
-    report = databases.ensure_sample(app_paths, settings)
+    report = registry.ensure_sample(app_paths, settings)
     assert report is not None and report.pending_embeddings == 0 and not report.embed_error
     assert sorted((Path(f.path).name, f.status) for f in report.files) == sorted((n, "added") for n in LAWS)
-    with KnowledgeBase.open(app_paths, settings, databases.SAMPLE_DB) as kb:
+    with KnowledgeBase.open(app_paths, settings, registry.SAMPLE_DB) as kb:
         atg = kb.find_document("AtG.pdf")
         assert atg.doc_id == sha256_file(changed) and atg.path == str(changed)
         assert kb.verify() == []
@@ -195,10 +196,10 @@ def test_the_prebuilt_sample_copies_out_of_a_read_only_installation(
             os.chmod(os.path.join(root, name), 0o444)
         for name in dirs:
             os.chmod(os.path.join(root, name), 0o555)
-    monkeypatch.setattr(databases, "prebuilt_databases_dir", lambda: read_only)
+    monkeypatch.setattr(registry, "prebuilt_databases_dir", lambda: read_only)
     try:
-        assert databases.install_prebuilt_sample(app_paths, settings, installed_kb) is not None
-        catalog = app_paths.database_dir(databases.SAMPLE_DB) / CATALOG_FILE
+        assert registry.install_prebuilt_sample(app_paths, settings, installed_kb) is not None
+        catalog = app_paths.database_dir(registry.SAMPLE_DB) / CATALOG_FILE
         assert os.stat(catalog).st_mode & 0o200
     finally:
         for root, dirs, _files in os.walk(read_only):

@@ -8,9 +8,9 @@ import pytest
 from support import pdfs
 
 from desktop.kb.database import KnowledgeBase
-from desktop.kb.lexical import index_terms, match_expression, query_terms
+from desktop.kb.search.lexical import index_terms, match_expression, query_terms
 from desktop.kb.models import SearchFilter
-from desktop.kb.search import rrf
+from desktop.kb.search.hybrid import rrf
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from support.pg_server import PgServer
 
 from desktop.kb.database import KnowledgeBase
 from desktop.kb.errors import KbError, ReadOnlyDatabase
-from desktop.kb.seed import SEED_NAME, load_seed
+from desktop.kb.ingestion.seed import SEED_NAME, load_seed
 from desktop.kb.server.connect import PASSWORD_ENV
 from desktop.paths import AppPaths
 from desktop.settings import Settings, save_settings

@@ -17,11 +17,11 @@ from support import pdfs
 from support.pg_server import PgServer
 
 from desktop.kb.database import KnowledgeBase, list_databases
-from desktop.kb.databases import delete_database
+from desktop.kb.storage.registry import delete_database
 from desktop.kb.errors import DatabaseNotFound, KbError
-from desktop.kb.lexical import query_terms
+from desktop.kb.search.lexical import query_terms
 from desktop.kb.models import SearchFilter
-from desktop.kb.search import Scope
+from desktop.kb.search.hybrid import Scope
 from desktop.kb.server import lexical as server_lexical
 from desktop.paths import AppPaths
 from desktop.settings import Settings

@@ -11,10 +11,10 @@ from support import pdfs
 
 from desktop.engine.quote_locate import locate
 from desktop.engine.sentences import numbered, quotes
-from desktop.kb.chunking import chunk_page
+from desktop.kb.ingestion.chunking import chunk_page
 from desktop.kb.database import KnowledgeBase
-from desktop.kb.pdf import read_page
-from desktop.kb.tables import find_tables, is_figure, table_chunks
+from desktop.kb.ingestion.pdf import read_page
+from desktop.kb.ingestion.tables import find_tables, is_figure, table_chunks
 from desktop.settings import ChunkingSettings
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "financebench-dev" / "pdfs"

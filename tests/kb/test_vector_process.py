@@ -16,11 +16,11 @@ import psutil
 import pytest
 from support import pdfs
 
-from desktop.kb import vector_process
+from desktop.kb.search import vector_process
 from desktop.kb.database import KnowledgeBase
 from desktop.kb.errors import VectorStoreUnavailable
-from desktop.kb.vector_process import VectorStoreProcess
-from desktop.kb.vectors import VectorStore, make_client
+from desktop.kb.search.vector_process import VectorStoreProcess
+from desktop.kb.search.vectors import VectorStore, make_client
 from desktop.paths import AppPaths
 from desktop.settings import Settings
 
@@ -97,7 +97,7 @@ def test_the_child_ends_when_its_parent_is_killed(tmp_path: Path) -> None:
     script = textwrap.dedent(f"""
         import sys, time
         from pathlib import Path
-        from desktop.kb.vector_process import VectorStoreProcess
+        from desktop.kb.search.vector_process import VectorStoreProcess
         if __name__ == "__main__":
             store = VectorStoreProcess(Path({str(tmp_path)!r}), "T", "offline")
             print(store._process.pid, flush=True)

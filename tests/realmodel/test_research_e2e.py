@@ -24,7 +24,7 @@ from support.llama_server import DEFAULT_MODEL, LlamaServer, llama_server_fixtur
 from support.report_checks import PageTexts, check_quotes, shown_quotes
 
 from desktop.cli import main
-from desktop.kb.databases import ensure_sample
+from desktop.kb.storage.registry import ensure_sample
 from desktop.paths import resolve_paths
 from desktop.settings import Settings, save_settings
 

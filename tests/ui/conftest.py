@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtWidgets import QApplication
 
 from desktop.bridge.bridge import EngineBridge
-from desktop.kb.vector_process import serve_vectors_from_child_process
+from desktop.kb.search.vector_process import serve_vectors_from_child_process
 from desktop.paths import AppPaths
 from desktop.settings import Settings
 from desktop.ui import i18n

@@ -14,7 +14,7 @@ from support.fake_ollama import FakeOllama
 from support.fake_ollama_replies import chat_model
 
 from desktop.bridge.kb_views import IngestProgressView
-from desktop.kb.databases import SAMPLE_DB
+from desktop.kb.storage.registry import SAMPLE_DB
 from desktop.paths import AppPaths
 from desktop.settings import Settings
 from desktop.ui.kb_panel import KnowledgeBasePanel
@@ -54,7 +54,7 @@ def test_the_ingestion_report_gives_pages_chunks_warnings_and_time(qtbot: Any) -
     from PySide6.QtWidgets import QMessageBox
 
     from desktop.bridge.kb_views import FileView, IngestReportView, notice_view
-    from desktop.kb.notices import notice
+    from desktop.kb.ingestion.notices import notice
 
     panel = KnowledgeBasePanel()
     qtbot.addWidget(panel)

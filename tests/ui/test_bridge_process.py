@@ -12,7 +12,7 @@ import pytest
 
 from desktop.app import prepare_window_process
 from desktop.bridge.bridge import EngineBridge
-from desktop.kb.vector_process import child_process_enabled
+from desktop.kb.search.vector_process import child_process_enabled
 from desktop.paths import AppPaths
 from desktop.settings import Settings
 

@@ -24,7 +24,7 @@ from desktop.engine.research_state import TaskRun
 from desktop.engine.state import ClarifyRound, Pending, Plan, RetrievedChunk, RoundAnalysis, RunState, Todo
 from desktop.engine.store import RunSummary
 from desktop.kb.models import DocumentInfo, FileOutcome, IngestProgress, IngestReport
-from desktop.kb.notices import notice
+from desktop.kb.ingestion.notices import notice
 from desktop.paths import resource_root
 from desktop.settings import KbSettings, Settings
 from desktop.ui import i18n, notice_texts, settings_texts
@@ -264,7 +264,7 @@ def test_the_window_has_words_for_every_notice_of_the_knowledge_base() -> None:
     values, so none reaches a German window as an English sentence."""
     import string
 
-    from desktop.kb.notices import ENGLISH
+    from desktop.kb.ingestion.notices import ENGLISH
 
     assert set(notice_texts.TEMPLATES) == set(ENGLISH)
     names = lambda t: {f[1] for f in string.Formatter().parse(t) if f[1]}  # noqa: E731

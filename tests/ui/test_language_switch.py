@@ -16,8 +16,8 @@ from support.fake_ollama_replies import chat_model
 from support.research_llm import QUESTION_DE, QUESTION_EN, ResearchLLM
 
 from desktop.bridge.bridge import EngineBridge
-from desktop.kb.databases import SAMPLE_DB
-from desktop.kb.vector_process import serve_vectors_from_child_process
+from desktop.kb.storage.registry import SAMPLE_DB
+from desktop.kb.search.vector_process import serve_vectors_from_child_process
 from desktop.paths import AppPaths
 from desktop.settings import Settings
 from desktop.ui.main_window import MainWindow

@@ -16,7 +16,7 @@ from desktop.engine import events as ev
 from desktop.engine.state import ClarifyRound, Pending, Plan, RetrievedChunk, RoundAnalysis, RunState, Todo
 from desktop.engine.store import RunSummary
 from desktop.kb.models import DocumentInfo, FileOutcome, IngestProgress, IngestReport
-from desktop.kb.notices import notice
+from desktop.kb.ingestion.notices import notice
 from desktop.llm.types import Usage
 from desktop.ui.chat_panel import ChatPanel
 from desktop.ui.history_dialog import RunHistoryDialog

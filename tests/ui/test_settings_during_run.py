@@ -20,7 +20,7 @@ from support.fake_ollama_replies import chat_model
 from support.research_llm import QUESTION_EN, ResearchLLM
 
 from desktop.engine import events as ev
-from desktop.kb.databases import SAMPLE_DB
+from desktop.kb.storage.registry import SAMPLE_DB
 from desktop.paths import AppPaths
 from desktop.settings import Settings
 from desktop.ui.main_window import MainWindow

@@ -18,7 +18,7 @@ from support.fake_ollama_replies import chat_model
 from support.qt_text import anchor_point
 from support.research_llm import QUESTION_DE, ResearchLLM
 
-from desktop.kb.databases import SAMPLE_DB
+from desktop.kb.storage.registry import SAMPLE_DB
 from desktop.ui.main_window import MainWindow
 
 MODEL = "research-test:latest"

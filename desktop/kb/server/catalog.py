@@ -1,4 +1,4 @@
-"""A knowledge base's catalog on PostgreSQL: the workstation catalog's interface (desktop.kb.catalog)
+"""A knowledge base's catalog on PostgreSQL: the workstation catalog's interface (desktop.kb.storage.catalog)
 over one schema of the team's server, so ingestion, sections, retrieval and search run unchanged.
 
 The shared SQL of ``Catalog`` runs here too (its ``?`` placeholders become psycopg's); what differs
@@ -22,7 +22,7 @@ import psycopg
 from pgvector.psycopg import register_vector
 from psycopg import sql
 
-from desktop.kb.catalog import _CHUNK_COLUMNS, Catalog, _now
+from desktop.kb.storage.catalog import _CHUNK_COLUMNS, Catalog, _now
 from desktop.kb.errors import ServerUnavailable
 from desktop.kb.models import Chunk
 from desktop.kb.server.connect import connect, guarded, where

@@ -1,7 +1,7 @@
 """BM25 on the server, scored as SQLite's FTS5 scores the workstation index, so a knowledge base ranks
 alike in both modes (benchmarks/retrieval_quality.py measures it).
 
-A chunk's terms are the workstation's own (desktop.kb.lexical: German and English stems, "§5",
+A chunk's terms are the workstation's own (desktop.kb.search.lexical: German and English stems, "§5",
 numbers by value); PostgreSQL matches them through a GIN index on a ``tsvector`` of those terms, not
 through its own dictionaries, whose stems differ. The score is FTS5's bm25 (k1 = 1.2, b = 0.75, an
 IDF of at least 1e-6, the header twice the body) from each chunk's term frequencies, the terms'
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from psycopg import sql
 
-from desktop.kb.fts import COMMON_SHARE
+from desktop.kb.search.fts import COMMON_SHARE
 from desktop.kb.server.catalog import ServerCatalog, to_psycopg
 
 K1, B = 1.2, 0.75
@@ -124,7 +124,7 @@ def _scored(catalog: ServerCatalog, weights: Counter[str], idf: dict[str, float]
 
 def search(catalog: ServerCatalog, terms: list[tuple[str, ...]], limit: int, where: str = "",
            params: list[object] | None = None) -> list[tuple[str, float]]:
-    """BM25 ranking for query terms (each with its alternatives), as desktop.kb.fts.search: first
+    """BM25 ranking for query terms (each with its alternatives), as desktop.kb.search.fts.search: first
     without the alternatives in at least half the chunks, all of them when that finds too few."""
     # (a term two query words share counts twice, as it does in FTS5's bm25)
     flat = [a for alts in terms for a in alts]

@@ -1,4 +1,4 @@
-"""The dense side on the server: the vector store's interface (desktop.kb.vectors.VectorStore) over the
+"""The dense side on the server: the vector store's interface (desktop.kb.search.vectors.VectorStore) over the
 ``vectors`` table of the knowledge base's schema (pgvector, HNSW, cosine), on the catalog's own
 connection, so a document and its vectors live and go in one database."""
 

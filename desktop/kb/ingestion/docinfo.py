@@ -11,7 +11,7 @@ from pathlib import Path
 import pymupdf
 
 from desktop.kb.language import detect_language
-from desktop.kb.pdf import PageLayout, read_page
+from desktop.kb.ingestion.pdf import PageLayout, read_page
 
 _SAMPLE_PAGES = 12
 _MARGIN = 0.09  # share of the page height at top and bottom where running headers and footers sit

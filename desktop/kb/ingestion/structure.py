@@ -7,8 +7,8 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from desktop.kb.references import parse_references
-from desktop.kb.references_units import canonical_unit
+from desktop.kb.references.parse import parse_references
+from desktop.kb.references.units import canonical_unit
 
 HeadingKind = Literal["unit", "structure", "sub", "generic"]
 

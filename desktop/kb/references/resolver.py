@@ -6,7 +6,7 @@
 - a repealed version, another version's date, an EU act or a law the KB does not hold → "external";
 - a unit the document does not have → "not_found"; a bare "Absatz 4" → the § the context stands in;
 - every unit of a list or range gets its own target, on the page where the unit starts.
-Name matching lives in desktop.kb.resolver_names.
+Name matching lives in desktop.kb.references.names.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 
 from desktop.kb.models import Reference, RegistryEntry, ResolvedReference, ResolvedTarget, SectionLocation
-from desktop.kb.refindex import ReferenceIndex
-from desktop.kb.resolver_names import Designation, match_law, parse_designation
+from desktop.kb.references.index import ReferenceIndex
+from desktop.kb.references.names import Designation, match_law, parse_designation
 
 _SENTENCE_START = re.compile(r"(?:[.;:!?]\s+|\n\s*|\(\d+[a-z]?\)\s*)")
 _WINDOW = 160  # characters before a bare "Absatz 4" used to find where it stands

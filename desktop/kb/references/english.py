@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 
 from desktop.kb.models import Reference, RefKind
-from desktop.kb.references_units import EU_ACT, canonical_unit, clean, split_numbers, unit_kind
+from desktop.kb.references.units import EU_ACT, canonical_unit, clean, split_numbers, unit_kind
 
 # A unit number: "5", "2.3", "3.2.1", "A4.6.5", "5A"; a trailing sentence dot is not part of it.
 _NUM = r"[A-Z]?\d{1,4}(?:\.\d{1,4})*[A-Za-z]?(?![\w])"

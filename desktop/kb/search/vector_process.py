@@ -26,7 +26,7 @@ _START_TIMEOUT_S = 120  # importing chromadb and opening a large store on a slow
 
 def _serve(conn: multiprocessing.connection.Connection, folder: str, database: str, embedder_spec: str, host: str,
            where: str) -> None:
-    from desktop.kb.vectors import VectorStore, make_client
+    from desktop.kb.search.vectors import VectorStore, make_client
 
     try:
         store = VectorStore(make_client(Path(folder)), database, embedder_spec, host, where)

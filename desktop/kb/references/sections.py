@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from desktop.kb.catalog import Catalog
+from desktop.kb.storage.catalog import Catalog
 from desktop.kb.models import Chunk, RegistryEntry, SectionLocation
 from desktop.kb.textnorm import squash
 
@@ -13,7 +13,7 @@ _LOCATE_PROBE = 80  # characters of a passage enough to find it again
 
 
 class SectionIndex:
-    """Implements the ReferenceIndex protocol (desktop.kb.refindex) on one database."""
+    """Implements the ReferenceIndex protocol (desktop.kb.references.index) on one database."""
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog

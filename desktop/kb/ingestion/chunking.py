@@ -13,10 +13,10 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from desktop.kb.docinfo import is_furniture
-from desktop.kb.pdf import LayoutLine, PageLayout
-from desktop.kb.structure import LONG_HEADING_START
-from desktop.kb.tables import find_tables, table_chunks
+from desktop.kb.ingestion.docinfo import is_furniture
+from desktop.kb.ingestion.pdf import LayoutLine, PageLayout
+from desktop.kb.ingestion.structure import LONG_HEADING_START
+from desktop.kb.ingestion.tables import find_tables, table_chunks
 from desktop.settings import ChunkingSettings
 
 _HEADING_SIZE_RATIO = 1.12

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 
 from desktop.kb.models import Reference, RefKind
-from desktop.kb.references_units import (
+from desktop.kb.references.units import (
     DATE, EU_ACT, STANDARD, canonical_unit, clean, expand_range, split_numbers, unit_kind,
 )
 

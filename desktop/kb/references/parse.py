@@ -13,9 +13,9 @@ import re
 from collections.abc import Iterable, Iterator
 
 from desktop.kb.models import Reference
-from desktop.kb.references_de import find_german
-from desktop.kb.references_en import find_english
-from desktop.kb.references_units import EU_ACT_RE, STANDARD_RE, canonical_unit, clean, unit_kind
+from desktop.kb.references.german import find_german
+from desktop.kb.references.english import find_english
+from desktop.kb.references.units import EU_ACT_RE, STANDARD_RE, canonical_unit, clean, unit_kind
 
 __all__ = ["parse_references", "canonical_unit", "unit_kind"]
 

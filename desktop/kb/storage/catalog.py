@@ -19,9 +19,9 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from desktop.kb.lexical import FTS_TOKENIZER
+from desktop.kb.search.lexical import FTS_TOKENIZER
 from desktop.kb.models import Chunk, DocumentInfo
-from desktop.kb.notices import stored
+from desktop.kb.ingestion.notices import stored
 
 SCHEMA_VERSION = 1
 

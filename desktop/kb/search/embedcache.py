@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from desktop.kb.embeddings import Embedder
+from desktop.kb.search.embeddings import Embedder
 
 
 class EmbeddingCache:

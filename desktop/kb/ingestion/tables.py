@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from desktop.kb.pdf import Cell, LayoutLine
+from desktop.kb.ingestion.pdf import Cell, LayoutLine
 
 # A figure as tables print it: 3,033  (292)  12.5%  $1,234  –  —  n/a
 _FIGURE = re.compile(r"^[(−–-]?\s*[$€£]?\s*\(?\d[\d.,' ]*\)?\s*%?\)?$|^[—–-]{1,3}$|^n/?a$", re.I)

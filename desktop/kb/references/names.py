@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from desktop.kb.models import RegistryEntry
-from desktop.kb.references_units import clean, parse_date
+from desktop.kb.references.units import clean, parse_date
 
 
 @dataclass(frozen=True)

@@ -18,18 +18,18 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from desktop.kb.catalog import Catalog
-from desktop.kb.docinfo import DocProbe, probe
-from desktop.kb.embeddings import Embedder
+from desktop.kb.storage.catalog import Catalog
+from desktop.kb.ingestion.docinfo import DocProbe, probe
+from desktop.kb.search.embeddings import Embedder
 from desktop.kb.errors import ConcurrentChange, KbError, PdfRejected
-from desktop.kb.extract import ExtractionPool, ExtractJob, PageResult, WorkerCrashed
-from desktop.kb.lexical import fts_terms
+from desktop.kb.ingestion.pages import ExtractionPool, ExtractJob, PageResult, WorkerCrashed
+from desktop.kb.search.lexical import fts_terms
 from desktop.kb.models import Chunk, FileOutcome, IngestReport
-from desktop.kb.notices import MAX_LISTED, Notice, notice, pages_list
-from desktop.kb.pdf import open_pdf, tesseract_available
+from desktop.kb.ingestion.notices import MAX_LISTED, Notice, notice, pages_list
+from desktop.kb.ingestion.pdf import open_pdf, tesseract_available
 from desktop.kb.progress import Cancelled, CancelToken, IngestMeter, ProgressCallback
-from desktop.kb.scan import covered_by, expand, sha256_file
-from desktop.kb.structure import SectionTracker
+from desktop.kb.ingestion.scan import covered_by, expand, sha256_file
+from desktop.kb.ingestion.structure import SectionTracker
 from desktop.settings import KbSettings
 
 

@@ -31,7 +31,7 @@ class RabbitholeEmbeddingFunction(EmbeddingFunction[Documents]):
         self.host = host
 
     def __call__(self, input: Documents) -> Embeddings:
-        from desktop.kb.embeddings import make_embedder
+        from desktop.kb.search.embeddings import make_embedder
 
         return list(make_embedder(self.spec, self.host).embed_passages(list(input)))
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pymupdf
 
 from desktop.kb.errors import PdfRejected
-from desktop.kb.notices import notice
+from desktop.kb.ingestion.notices import notice
 
 # Plain-text extraction flags; the same TextPage gives both the text and the layout, so offsets agree.
 _TEXT_FLAGS = pymupdf.TEXTFLAGS_TEXT

@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from desktop.kb.catalog import Catalog
-from desktop.kb.lexical import query_terms
+from desktop.kb.storage.catalog import Catalog
+from desktop.kb.search.lexical import query_terms
 from desktop.kb.models import Chunk, DocumentInfo, SearchFilter, SearchHit, SearchMode
 
 

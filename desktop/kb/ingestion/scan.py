@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from desktop.kb.models import FileOutcome
-from desktop.kb.notices import notice
+from desktop.kb.ingestion.notices import notice
 
 _HASH_BLOCK = 1 << 20
 

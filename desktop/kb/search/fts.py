@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import sqlite3
 
-from desktop.kb.catalog import Catalog, row_to_chunk
-from desktop.kb.ingest import chunk_header
-from desktop.kb.lexical import fts_terms, match_expression
+from desktop.kb.storage.catalog import Catalog, row_to_chunk
+from desktop.kb.ingestion.ingest import chunk_header
+from desktop.kb.search.lexical import fts_terms, match_expression
 
 COMMON_SHARE = 0.5  # at this document frequency FTS5's BM25 IDF is 1e-6: the term no longer ranks
 _WEIGHTS = "2.0, 1.0"  # head (document, section, title) counts twice the body

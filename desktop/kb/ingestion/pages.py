@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 
 import pymupdf
 
-from desktop.kb.chunking import Piece, chunk_page
+from desktop.kb.ingestion.chunking import Piece, chunk_page
 from desktop.kb.language import detect_language
-from desktop.kb.pdf import read_page
+from desktop.kb.ingestion.pdf import read_page
 from desktop.settings import ChunkingSettings
 
 

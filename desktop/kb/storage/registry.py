@@ -18,13 +18,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from desktop.kb.catalog import Catalog
+from desktop.kb.storage.catalog import Catalog
 from desktop.kb.database import CATALOG_FILE, KnowledgeBase, check_name, list_databases
 from desktop.kb.errors import DatabaseNotFound, KbError
 from desktop.kb.models import FileOutcome, IngestReport
 from desktop.kb.progress import CancelToken, ProgressCallback
-from desktop.kb.scan import expand, sha256_file
-from desktop.kb.seed import SEED_NAME, load_seed
+from desktop.kb.ingestion.scan import expand, sha256_file
+from desktop.kb.ingestion.seed import SEED_NAME, load_seed
 from desktop.kb.server.catalog import drop_server_database
 from desktop.paths import AppPaths, prebuilt_databases_dir, sample_kb_dir
 from desktop.settings import Settings

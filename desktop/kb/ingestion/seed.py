@@ -12,8 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
-from desktop.kb.embedcache import EmbeddingCache
-from desktop.kb.ingest import embed_text
+from desktop.kb.search.embedcache import EmbeddingCache
+from desktop.kb.ingestion.ingest import embed_text
 
 SEED_NAME = "sample-embeddings.npz"
 

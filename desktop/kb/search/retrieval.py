@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from desktop.kb.catalog import Catalog
+from desktop.kb.storage.catalog import Catalog
 from desktop.kb.models import Chunk
 
 
