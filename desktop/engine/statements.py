@@ -25,10 +25,10 @@ _ANNOUNCES = re.compile(r"(?::\s*$|\b(?:as follows|the following|wie folgt|folge
 # Letters a German or English answer is written in; any other one the sources do not have is garbage.
 _OWN_LETTERS = re.compile(r"[A-Za-zÄÖÜäöüß]")
 # Words no German or English sentence ends with: a statement ending in one was cut off ("… an eine Anlage des
-# Bundes zur.", "… abzugleichen und"). German separable prefixes (an, auf, mit, zu, ein …) may end a sentence
-# and are not here.
+# Bundes zur.", "… abzugleichen und"). German separable prefixes (an, auf, mit, zu, ein …) and English
+# prepositions ("… it must comply with.") may end a sentence and are not here.
 _CUT_AFTER = frozenset("der die das des dem den eine einer eines einem einen zur zum vom und oder sowie bzw für von "
-                       "dass daß wenn weil the of and or with by from for that".split())
+                       "dass daß wenn weil the of and or".split())
 _WORD = re.compile(r"\w+", re.UNICODE)
 MIN_WORDS = 4
 MIN_TERMS = 3  # content words a statement needs before it is judged off the question

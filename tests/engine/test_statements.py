@@ -32,6 +32,7 @@ def test_fragments_garbled_words_and_statements_off_the_question_are_recognised(
     assert fragment("The operator has to notify the authority of")
     assert not fragment("Die Abgabe ist der Behörde fünf Arbeitstage vorher mitzuteilen.")  # a separable prefix ends it
     assert not fragment("Die Behörde stimmt einer späteren Vorlage zu.")
+    assert not fragment("These are the limits the operator must comply with.")
     assert question("Mit welchem Vorlauf ist die Abgabe mitzuteilen? Der Betreiber muss vor der Abgabe einholen.")
     assert not question("Die Abgabe ist fünf Arbeitstage vorher mitzuteilen.")
     assert garbled("Die Anzeige erfolgt im Einvernehmen hîs.", SOURCES) == "hîs"
