@@ -33,9 +33,16 @@ def amounts(text: str) -> set[str]:
     return {re.sub(r"[.,]", "_", n) for n in _NUMBER.findall(_POINTERS.sub(" ", text))}
 
 
+# A German separable verb's zu-infinitive: "aufzubewahren" is "aufbewahren" (a question asks what is "aufzubewahren",
+# the statute says it is "aufbewahrt"; seen in laws-research-09).
+_ZU_INFINITIVE = re.compile(r"^(ab|an|auf|aus|bei|ein|fest|her|hin|mit|nach|vor|weg|zurück|zusammen|dar|fort|"
+                            r"los|zu)zu(\w{3,})$")
+
+
 def content_terms(text: str, language: str) -> set[str]:
-    """Stemmed content words of four letters or more, and numbers (as the lexical index writes them)."""
-    return {t for t in index_terms(text, language).split() if t[0].isdigit() or len(t) >= 4}
+    """Stemmed content words of four letters or more, and numbers (as the lexical index writes them); a
+    zu-infinitive as its verb."""
+    return {_ZU_INFINITIVE.sub(r"\1\2", t) for t in index_terms(text, language).split() if t[0].isdigit() or len(t) >= 4}
 
 
 def holds(term: str, found: set[str]) -> bool:

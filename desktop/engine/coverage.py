@@ -1,16 +1,19 @@
 """Every task the research found evidence for is in the answer: where the model's statements leave a task
-of the plan out, the answer gets that task's best verified quote, cited, under a heading of its own.
+of the plan out, or cite it without the figure its best verified quote states for it, the answer gets that
+quote, cited, under a heading of its own.
 
 Seen with a 1.5B model on a question that asked for five facts: the evidence held all five, the model wrote
 three statements and stopped. In --auto a question that asks several things is planned by its parts
 (``question_parts``), so a task left out is a part of the question left unanswered. The line added is the
 document's own words (or, over documents in another language, the reading's line in the answer's
-language), never a sentence the engine makes up."""
+language), never a sentence the engine makes up. Seen (laws-research-11): a statement cited the finding that
+states "sechs Monate" for the deadline asked for and said no period; the period stood in no line of the
+answer."""
 
 from __future__ import annotations
 
 from desktop.engine.findings import MARKER, kept_findings
-from desktop.engine.focus import score
+from desktop.engine.focus import answers, figures, score
 from desktop.engine.research_state import Finding
 from desktop.engine.state import Todo
 from desktop.engine.step_context import StepContext
@@ -31,6 +34,13 @@ def _best(task: Todo, question: str, candidates: list[Finding], language: str) -
     aim = f"{question}\n{task.task} {' '.join(task.subtasks)}"
     return max(quoted, key=lambda f: (f.tier == 1, max(score(aim, q.display or "", language, True)
                                                       for q in f.verified_quotes)), default=None)
+
+
+def _unstated(task: Todo, f: Finding, answer: str, language: str) -> bool:
+    """The finding's quote states a figure for the task, and the answer states none of its figures."""
+    quote = " ".join((f.verified_quotes[0].display or "").split())
+    stated = figures(quote)
+    return bool(stated) and not stated & figures(MARKER.sub(" ", answer)) and answers(task.task, quote, language)
 
 
 def _line(task: Todo, f: Finding, n: int, language: str) -> str:
@@ -57,10 +67,10 @@ def completed(ctx: StepContext, answer: str, sources: list[str]) -> tuple[str, l
     covered = cited_tasks(answer, sources, findings)
     sources, lines = list(sources), []
     for task in state.plan.items:
-        if task.id in covered or task.id == 0 and len(state.plan.items) > 1:
+        if task.id == 0 and len(state.plan.items) > 1:
             continue  # the question itself is answered by whatever the answer says of its tasks
         best = _best(task, state.question, [f for f in kept if f.task_id == task.id], state.doc_language)
-        if best is None:
+        if best is None or task.id in covered and not _unstated(task, best, answer, state.doc_language):
             continue
         if best.id not in sources:
             sources.append(best.id)

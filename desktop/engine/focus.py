@@ -45,6 +45,13 @@ _WORDED_FIGURE = re.compile(rf"\b(?:(?:{_NUMBER_WORDS})\s+\w+|ein\w*\s+{_TIME_UN
 _HEADING = re.compile(r"^\s*(?:§+|Art\.|Artikel|Anlage|Anhang|Section|Article|Annex)\s*\d+\w*\s+\(?[A-ZÄÖÜ]")
 
 
+# The words that ask for a figure ("wie lange", "bis wann", "how long"): the figure answers them, no quote
+# repeats them (seen: "lang" of "Wie lange …" counted against the quote that states "drei Jahre").
+_INTERROGATIVE = re.compile(
+    r"\b(?:wie\s+(?:lange?|oft|viele?|hoch|groß|gross|weit|schnell)|bis\s+wann|wann|innerhalb\s+welche\w*|"
+    r"how\s+(?:long|often|many|much|high|large|far|soon)|when|by\s+what\s+date)\b", re.I)
+
+
 def asks_for_figure(question: str) -> bool:
     return bool(_ASKS_FIGURE.search(question))
 
@@ -52,6 +59,13 @@ def asks_for_figure(question: str) -> bool:
 def states_figure(sentence: str) -> bool:
     """An amount in digits (not a section or list number), a number word with its noun, or a date."""
     return bool(amounts(sentence) or _WORDED_FIGURE.search(sentence))
+
+
+def figures(text: str) -> set[str]:
+    """The figures a text states: amounts in digits (as ``amounts`` writes them) and worded figures by their
+    number and the start of their noun ("drei jahr" for "drei Jahre" and "drei Jahren")."""
+    worded = (m.group(0).casefold().split() for m in _WORDED_FIGURE.finditer(text))
+    return amounts(text) | {f"{w[0]} {w[1][:4]}" for w in worded if len(w) > 1}
 
 
 def score(question: str, sentence: str, language: str, wants_figure: bool) -> float:
@@ -85,6 +99,6 @@ def answers(question: str, quote: str, language: str) -> bool:
     """Whether a quote holds what ``question`` asks for: at least half its terms, and a figure where it asks
     for one. The engine's guard against a small model's verdicts (drift, reading): such a quote is
     evidence, whatever the model made of it."""
-    if not quote.strip() or support(question, quote, language) < HOLDS:
+    if not quote.strip() or support(_INTERROGATIVE.sub(" ", question), quote, language) < HOLDS:
         return False
     return states_figure(quote) or not asks_for_figure(question)

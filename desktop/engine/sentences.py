@@ -101,6 +101,18 @@ def units(text: str) -> list[Unit]:
     return [Unit(i, a, b) for i, (a, b) in enumerate(spans, start=1)]
 
 
+def in_context(text: str, part: str) -> str:
+    """``part`` of ``text`` with the start of the sentence it stands in: a unit split at a comma
+    (``_split_long``) holds the figure, the part before it what the figure is of ("… die Aufzeichnungen
+    aufbewahrt werden, 1. bei Prüfungen nach § 115 …, | mindestens jedoch drei Jahre …"). ``part`` itself
+    where it is not in ``text`` or starts its sentence."""
+    at = text.find(part)
+    if at <= 0:
+        return part
+    start = max([0, *(c for c in _cuts(text) if c <= at)])
+    return text[start:at].lstrip() + part
+
+
 GAP = "(…)"  # between two shown sentences that do not follow each other in the text
 
 

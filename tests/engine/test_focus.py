@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from desktop.engine.focus import asks_for_figure, focused, states_figure
+from desktop.engine.focus import answers, asks_for_figure, focused, states_figure
 from desktop.engine.findings import source_block
 from desktop.engine.research_state import Finding, QuoteRecord
 
@@ -101,3 +101,58 @@ def test_the_synthesis_reads_a_sources_verified_quote_before_the_models_reading(
                       depth=0, tier=1, relevance=1.0, info="Der Betrieb ist der Behörde anzuzeigen.", quotes=[quote])
     block = source_block(1, finding)
     assert block.index("vier Wochen") < block.index("Der Betrieb ist der Behörde anzuzeigen.")
+
+
+# StrlSchV § 117 (2), p. 58, as it stands in its chunk; the unit is split at a comma (sentences.MAX_WORDS), and
+# the quote a 1.5B model named held both periods but not what they are of (laws-research-09)
+PRUEFUNGEN = ("§ 117 Aufzeichnungen\n(1) Der Strahlenschutzverantwortliche hat dafür zu sorgen, dass Inhalt, Ergebnis "
+              "und\nZeitpunkt der Prüfungen nach den §§ 115 und 116 Absatz 1 und 3 unverzüglich\naufgezeichnet werden.\n"
+              "(2) Der Strahlenschutzverantwortliche hat dafür zu sorgen, dass die Aufzeichnungen\naufbewahrt werden,\n"
+              "1.\xa0bei Prüfungen nach § 115 für die Dauer des Betriebes, mindestens jedoch drei Jahre\nnach dem "
+              "Abschluss der nächsten vollständigen Abnahmeprüfung,\n2.\xa0bei Prüfungen nach § 116 zehn Jahre nach "
+              "Abschluss der Prüfung.\nDie zuständige Behörde kann Abweichungen von den Aufbewahrungsfristen festlegen.")
+PRUEFUNGEN_QUOTE = (" mindestens jedoch drei Jahre\nnach dem Abschluss der nächsten vollständigen Abnahmeprüfung,\n2.\xa0bei "
+                    "Prüfungen nach § 116 zehn Jahre nach Abschluss der Prüfung.")
+PRUEFUNGEN_Q = ("Wie lange sind die Aufzeichnungen über Abnahmeprüfungen und über Konstanzprüfungen der Geräte "
+                "aufzubewahren?")
+
+
+def test_a_quote_cut_at_a_comma_answers_with_the_start_of_its_sentence() -> None:
+    """The drift guard read the quote alone, found one of the part's terms in it and let the model drop the only
+    finding that held "drei Jahre" and "zehn Jahre"; read from its sentence's start it holds what was asked."""
+    from desktop.engine.sentences import in_context, units
+
+    assert any(PRUEFUNGEN[u.start:u.end] == PRUEFUNGEN_QUOTE for u in units(PRUEFUNGEN))  # as the reading cut it
+    whole = in_context(PRUEFUNGEN, PRUEFUNGEN_QUOTE)
+    assert whole.startswith("(2) Der Strahlenschutzverantwortliche") and whole.endswith(PRUEFUNGEN_QUOTE)
+    assert not answers(PRUEFUNGEN_Q, PRUEFUNGEN_QUOTE, "de")
+    assert answers(PRUEFUNGEN_Q, whole, "de")
+    assert in_context(PRUEFUNGEN, "(2) Der Strahlenschutzverantwortliche") == "(2) Der Strahlenschutzverantwortliche"
+    assert in_context(PRUEFUNGEN, "not in the text") == "not in the text"
+
+
+def test_the_words_that_ask_for_a_figure_and_a_zu_infinitive_do_not_count_against_a_quote() -> None:
+    """"Wie lange … aufzubewahren?" is answered by "… fünf Jahre … aufbewahrt": no statute repeats "lange", and
+    "aufzubewahren" is the verb "aufbewahren"."""
+    from desktop.engine.citation_support import content_terms
+
+    assert content_terms("aufzubewahren, vorzulegen, einzuhalten", "de") == content_terms(
+        "aufbewahren, vorlegen, einhalten", "de")
+    assert content_terms("Anzug Abzug", "de") == {"anzug", "abzug"}  # no zu-infinitive: words of their own
+    quote = "Die Aufzeichnungen über die Unterweisung sind fünf Jahre aufzubewahren."
+    assert answers("Wie lange sind die Aufzeichnungen über die Unterweisung aufzubewahren?", quote, "de")
+    assert answers("How long must the records of the instruction be kept?",
+                   "The records of the instruction must be kept for five years.", "en")
+
+
+def test_the_drift_guard_reads_a_quote_with_the_start_of_its_sentence() -> None:
+    """The finding of laws-research-09 that held both periods is kept without asking the model."""
+    from desktop.engine.sentences import in_context
+    from desktop.engine.steps.drift import _answers
+
+    quote = QuoteRecord(proposed=PRUEFUNGEN_QUOTE, verified=True, match="exact", display=PRUEFUNGEN_QUOTE.strip(),
+                        chunk_id="c", doc_id="d", doc="StrlSchV.pdf", page=58)
+    finding = Finding(id="F7", task_id=3, chunk_id="c", doc_id="d", doc="StrlSchV.pdf", page=58, tier=1,
+                      relevance=1.0, quotes=[quote])
+    assert not _answers(finding, [PRUEFUNGEN_Q], "de", {})
+    assert _answers(finding, [PRUEFUNGEN_Q], "de", {PRUEFUNGEN_QUOTE: in_context(PRUEFUNGEN, PRUEFUNGEN_QUOTE)})

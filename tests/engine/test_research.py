@@ -457,7 +457,7 @@ def test_a_task_the_answer_leaves_out_gets_its_best_verified_quote(harness, rese
         {"answer": [{"text": f"{TEXTS['de']['answer']}.", "sources": [1]}], "details": [], "open": []})
     state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
     report, research = state.later.report, state.later.research
-    head, block = report.answer.split("\n\n**Belege zu weiteren Aufgaben:**\n")
+    head, block = report.answer.split("\n\n**Weitere Belege je Aufgabe:**\n")
     lines = block.split("\n\n")[0].splitlines()
     tasks_with_findings = {f.task_id for f in research.findings if f.drift is None or f.drift.kept} - {0}
     cited_in_head = {research.findings[0].task_id}

@@ -21,6 +21,7 @@ from desktop.engine.narrate import said
 from desktop.engine.question_parts import parts
 from desktop.engine.research_state import DriftVerdict, Finding
 from desktop.engine.schemas import DriftReason, DriftScores, drift_scores
+from desktop.engine.sentences import in_context
 from desktop.engine.state import RunState
 from desktop.engine.step_context import StepContext
 from desktop.kb.language import detect_language
@@ -74,8 +75,9 @@ async def filter_drift(ctx: StepContext) -> str:
         )
 
     aims = _asked(state)
+    contexts = await _contexts(ctx, findings)
     for f in findings:  # a quote that holds what the question asks for is evidence: no model is asked about it
-        if _answers(f, aims, state.language):
+        if _answers(f, aims, state.language, contexts):
             f.drift = DriftVerdict(score=f.relevance, reason=ANSWERS, reason_key="drift_answers", note=ANSWERS)
     judged = [f for f in findings if f.drift is None]
     batches = [judged[i : i + _BATCH] for i in range(0, len(judged), _BATCH)]
@@ -119,9 +121,19 @@ def _asked(state: RunState) -> list[str]:
     return [*state.clarification.research_queries, *plan]
 
 
-def _answers(f: Finding, aims: list[str], language: str) -> bool:
-    """A verified quote of the finding holds what the question (or a research query) asks for."""
-    return any(answers(aim, q.display or "", language) for q in f.verified_quotes for aim in aims)
+async def _contexts(ctx: StepContext, findings: list[Finding]) -> dict[str, str]:
+    """Each verified quote (by its text) with the start of the sentence it was cut from (``in_context``)."""
+    ids = list(dict.fromkeys(f.chunk_id for f in findings if f.chunk_id and f.verified_quotes))
+    chunks = await ctx.in_thread(ctx.kb.catalog.chunks_by_id, ids) if ids else {}
+    return {q.proposed: in_context(chunks[f.chunk_id].text, q.proposed)
+            for f in findings if f.chunk_id in chunks for q in f.verified_quotes}
+
+
+def _answers(f: Finding, aims: list[str], language: str, contexts: dict[str, str]) -> bool:
+    """A verified quote of the finding holds what the question (or a research query) asks for, read with
+    the start of its sentence (a quote cut at a comma holds the figure, its sentence's start what it is of)."""
+    return any(answers(aim, contexts.get(q.proposed, q.display or ""), language)
+               for q in f.verified_quotes for aim in aims)
 
 
 def _keep_something(findings: list[Finding], minimum: int) -> None:

@@ -1,0 +1,34 @@
+"""The answer's coverage of the plan (coverage.py): a task the answer cites without the figure its best quote
+states for it gets that quote, as a task the answer leaves out does. The case is laws-research-11 with a 1.5B
+model: the statement on the deadline cited the finding that states "sechs Monate" and named no period."""
+
+from __future__ import annotations
+
+from desktop.engine.coverage import _unstated
+from desktop.engine.research_state import Finding, QuoteRecord
+from desktop.engine.state import Todo
+
+TASK = Todo(id=1, task="Innerhalb welcher Frist ist die vollständige und zusammenfassende Meldung der Behörde "
+                       "vorzulegen?")
+QUOTE = ("Er hat dafür zu sorgen, dass der zuständigen Behörde spätestens sechs Monate nach Eintritt des bedeutsamen "
+         "Vorkommnisses eine vollständige und zusammenfassende Meldung vorgelegt wird.")
+
+
+def _finding(text: str) -> Finding:
+    quote = QuoteRecord(proposed=text, verified=True, match="exact", display=text, chunk_id="c1", doc_id="d1",
+                        doc="StrlSchV.pdf", page=55)
+    return Finding(id="F7", task_id=1, chunk_id="c1", doc_id="d1", doc="StrlSchV.pdf", page=55, tier=1,
+                   relevance=1.0, quotes=[quote])
+
+
+def test_a_cited_task_whose_figure_the_answer_does_not_state_gets_its_quote() -> None:
+    finding = _finding(QUOTE)
+    said_nothing = "Die vollständige und zusammenfassende Meldung ist der Behörde vorzulegen [1]."
+    assert _unstated(TASK, finding, said_nothing, "de")
+    assert not _unstated(TASK, finding, "Die Meldung ist nach sechs Monaten vorzulegen [1].", "de")
+    # a citation marker is no figure: "[6]" does not state "6 Monate"
+    assert _unstated(TASK, _finding(QUOTE.replace("sechs", "6")), said_nothing.replace("[1]", "[6]"), "de")
+    # a quote that states no figure, or one off the task, adds nothing
+    assert not _unstated(TASK, _finding("Die Meldung ist der Behörde vorzulegen."), said_nothing, "de")
+    off_task = "Die Betriebsanleitung ist bereitzuhalten, und zwar mindestens fünf Jahre lang."
+    assert not _unstated(TASK, _finding(off_task), said_nothing, "de")
