@@ -4,7 +4,7 @@
                                        [--server SETTINGS.json | --local-server]
 
 Builds one database per size under DATA_DIR (default .bench/search-latency; reused unless --rebuild)
-through the real Catalog (pages, chunks, lexical terms from ``index_terms``) and the real vector store
+through the real WorkstationCatalog (pages, chunks, lexical terms from ``index_terms``) and the real vector store
 (embedded Chroma; with --server/--local-server the team server's PostgreSQL catalog and pgvector,
 see bench_server.py), chunks marked embedded. Chunk texts are real: sentences of the corpus PDFs
 (PyMuPDF ``page.get_text()``), recombined into ~100-word chunks with a fixed seed; each synthetic

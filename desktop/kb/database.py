@@ -20,7 +20,7 @@ import numpy as np
 
 from desktop.kb.search import fts
 from desktop.kb.search import retrieval
-from desktop.kb.storage.catalog import Catalog
+from desktop.kb.storage.catalog import SqlCatalog, WorkstationCatalog
 from desktop.kb.search.embedcache import CachedEmbedder, EmbeddingCache
 from desktop.kb.search.embeddings import make_embedder
 from desktop.kb.errors import (
@@ -45,11 +45,10 @@ from desktop.kb.references.parse import parse_references
 from desktop.kb.references.resolver import resolve
 from desktop.kb.search.hybrid import Scope, Searcher, scope_for
 from desktop.kb.references.sections import SectionIndex
-from desktop.kb.server import lexical as server_lexical
 from desktop.kb.server.catalog import ServerCatalog, list_server_databases
 from desktop.kb.server.vectors import ServerVectorStore
-from desktop.kb.search.vector_process import VectorStoreProcess, child_process_enabled
-from desktop.kb.search.vectors import VectorStore, describe, make_client
+from desktop.kb.search.vector_process import VectorStoreProcess
+from desktop.kb.search.vectors import VectorStore
 from desktop.paths import AppPaths
 from desktop.settings import Settings
 
@@ -82,8 +81,8 @@ class KnowledgeBase:
         self.folder = folder
         self.paths = paths
         self.settings = settings
-        self.catalog = (ServerCatalog(settings.kb.server, name, create=create) if settings.kb.mode == "server"
-                        else Catalog(folder / CATALOG_FILE))
+        self.catalog: SqlCatalog = (ServerCatalog(settings.kb.server, name, create=create) if settings.kb.mode == "server"
+                                    else WorkstationCatalog(folder / CATALOG_FILE))
         recorded = self.catalog.get_meta("embedder")
         self.embedder_spec = embedder or recorded or settings.kb.default_embedder
         if recorded is None:
@@ -136,12 +135,7 @@ class KnowledgeBase:
 
     @locked_cached_property
     def vectors(self) -> VectorStore | VectorStoreProcess | ServerVectorStore:
-        if isinstance(self.catalog, ServerCatalog):
-            return ServerVectorStore(self.catalog)
-        where, host = describe(self.folder), self.settings.llm.resolved_host()
-        if child_process_enabled():
-            return VectorStoreProcess(self.folder, self.name, self.embedder_spec, host, where)
-        return VectorStore(make_client(self.folder), self.name, self.embedder_spec, host, where=where)
+        return self.catalog.vector_store(self.name, self.embedder_spec, self.settings.llm.resolved_host())
 
     @locked_cached_property
     def _searcher(self) -> Searcher:
@@ -151,9 +145,7 @@ class KnowledgeBase:
 
     def _lexical(self, terms: list[tuple[str, ...]], limit: int, scope: Scope) -> list[tuple[str, float]]:
         where, params = scope.sql_where()
-        if isinstance(self.catalog, ServerCatalog):
-            return server_lexical.search(self.catalog, terms, limit, where, params)
-        return fts.search(self.catalog, terms, limit, where, params, scope.doc_ids)
+        return self.catalog.lexical(terms, limit, where, params, scope.doc_ids)
 
     def _cited_units(self, query: str) -> list[list[Chunk]]:
         """The chunks of every unit a query cites and this database holds ("§ 78 StrlSchG")."""
@@ -222,7 +214,7 @@ class KnowledgeBase:
     def pdf_file(self, doc: DocumentInfo) -> Path:
         """The document's PDF on this workstation: where it was ingested or, from a server, a copy fetched
         once into the cache and checked against its content hash (the doc id)."""
-        if not isinstance(self.catalog, ServerCatalog):
+        if not self.on_server:
             return Path(doc.path)
         local = self._local_copy(doc.doc_id)
         if local.is_file():
@@ -331,9 +323,7 @@ class KnowledgeBase:
         bad = self.catalog.query("SELECT COUNT(*) AS n FROM chunks WHERE doc_id NOT IN (SELECT doc_id FROM documents)")
         if bad[0]["n"]:
             problems.append(f"{bad[0]['n']} chunks without a document")
-        if isinstance(self.catalog, ServerCatalog):
-            problems += self.catalog.check()
-        return problems
+        return problems + self.catalog.check()
 
     def stats(self) -> dict[str, object]:
         return {

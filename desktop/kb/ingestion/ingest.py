@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from desktop.kb.storage.catalog import Catalog
+from desktop.kb.storage.catalog import SqlCatalog
 from desktop.kb.ingestion.docinfo import DocProbe, probe
 from desktop.kb.search.embeddings import Embedder
 from desktop.kb.errors import ConcurrentChange, KbError, PdfRejected
@@ -68,7 +68,7 @@ class _Written:
 class Ingestor:
     def __init__(
         self,
-        catalog: Catalog,
+        catalog: SqlCatalog,
         vectors: Callable[[], VectorSink],
         embedder: Callable[[], Embedder],
         settings: KbSettings,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from desktop.kb.storage.catalog import Catalog
+from desktop.kb.storage.catalog import SqlCatalog
 from desktop.kb.models import Chunk, RegistryEntry, SectionLocation
 from desktop.kb.textnorm import squash
 
@@ -15,7 +15,7 @@ _LOCATE_PROBE = 80  # characters of a passage enough to find it again
 class SectionIndex:
     """Implements the ReferenceIndex protocol (desktop.kb.references.index) on one database."""
 
-    def __init__(self, catalog: Catalog) -> None:
+    def __init__(self, catalog: SqlCatalog) -> None:
         self.catalog = catalog
         self._bodies: dict[str, tuple[int, list[tuple[Chunk, str]]]] = {}
         self._registry: tuple[tuple[int, int], list[RegistryEntry]] | None = None

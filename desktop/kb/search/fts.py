@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from desktop.kb.storage.catalog import Catalog, row_to_chunk
+from desktop.kb.storage.catalog import WorkstationCatalog, row_to_chunk
 from desktop.kb.ingestion.ingest import chunk_header
 from desktop.kb.search.lexical import fts_terms, match_expression
 
@@ -22,7 +22,7 @@ _WEIGHTS = "2.0, 1.0"  # head (document, section, title) counts twice the body
 LEXICAL_VERSION = "2"
 
 
-def upgrade(catalog: Catalog) -> int:
+def upgrade(catalog: WorkstationCatalog) -> int:
     """Index the chunks again whose terms this version writes otherwise, when the database was indexed
     by an older one; the number of chunks indexed (0: it was current). One transaction: a crash leaves
     the old index."""
@@ -46,7 +46,7 @@ def upgrade(catalog: Catalog) -> int:
     return len(rows)
 
 
-def prune_common(catalog: Catalog, terms: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+def prune_common(catalog: WorkstationCatalog, terms: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
     """The query terms without the alternatives that occur in most chunks."""
     words = sorted({alt for alts in terms for alt in alts})
     if not words:
@@ -58,7 +58,7 @@ def prune_common(catalog: Catalog, terms: list[tuple[str, ...]]) -> list[tuple[s
     return pruned or terms
 
 
-def _run(catalog: Catalog, sql: str, params: tuple[object, ...]) -> list[tuple[str, float]]:
+def _run(catalog: WorkstationCatalog, sql: str, params: tuple[object, ...]) -> list[tuple[str, float]]:
     try:
         rows = catalog.query(sql, params)
     except sqlite3.OperationalError:
@@ -66,7 +66,7 @@ def _run(catalog: Catalog, sql: str, params: tuple[object, ...]) -> list[tuple[s
     return [(r["chunk_id"], float(r["score"])) for r in rows]
 
 
-def bm25(catalog: Catalog, match: str, limit: int, where: str = "", params: list[object] | None = None,
+def bm25(catalog: WorkstationCatalog, match: str, limit: int, where: str = "", params: list[object] | None = None,
          doc_ids: list[str] | None = None) -> list[tuple[str, float]]:
     """(chunk id, BM25 score, higher is better) for an FTS5 match expression, best first."""
     params = params or []
@@ -90,7 +90,7 @@ def bm25(catalog: Catalog, match: str, limit: int, where: str = "", params: list
     return _run(catalog, sql, (match, *params, limit))
 
 
-def search(catalog: Catalog, terms: list[tuple[str, ...]], limit: int, where: str = "",
+def search(catalog: WorkstationCatalog, terms: list[tuple[str, ...]], limit: int, where: str = "",
            params: list[object] | None = None, doc_ids: list[str] | None = None) -> list[tuple[str, float]]:
     """BM25 ranking for query terms; if leaving out the common terms finds too little, all are used."""
     full = match_expression(terms)

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from desktop.kb.storage.catalog import Catalog
+from desktop.kb.storage.catalog import SqlCatalog
 from desktop.kb.search.lexical import query_terms
 from desktop.kb.models import Chunk, DocumentInfo, SearchFilter, SearchHit, SearchMode
 
@@ -124,7 +124,7 @@ CITATION_CHUNKS = 5
 class Searcher:
     def __init__(
         self,
-        catalog: Catalog,
+        catalog: SqlCatalog,
         dense: Callable[[np.ndarray, int, dict[str, Any] | None], list[tuple[str, float]]],
         embed_query: Callable[[str], np.ndarray],
         fetch_k: int,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from desktop.kb.storage.catalog import Catalog
+from desktop.kb.storage.catalog import SqlCatalog
 from desktop.kb.models import Chunk
 
 
@@ -18,7 +18,7 @@ class PageText(BaseModel):
     ocr: bool
 
 
-def neighbours(catalog: Catalog, chunk_id: str, before: int = 1, after: int = 1) -> list[Chunk]:
+def neighbours(catalog: SqlCatalog, chunk_id: str, before: int = 1, after: int = 1) -> list[Chunk]:
     """The chunk with up to ``before``/``after`` chunks around it in reading order (same document)."""
     row = catalog.query("SELECT doc_id, ordinal FROM chunks WHERE chunk_id = ?", (chunk_id,))
     if not row:
@@ -28,7 +28,7 @@ def neighbours(catalog: Catalog, chunk_id: str, before: int = 1, after: int = 1)
                                 (doc_id, ordinal - max(0, before), ordinal + max(0, after)))
 
 
-def pages(catalog: Catalog, doc_id: str, first: int, last: int | None = None, max_pages: int = 20) -> list[PageText]:
+def pages(catalog: SqlCatalog, doc_id: str, first: int, last: int | None = None, max_pages: int = 20) -> list[PageText]:
     """Page texts of a range (1-based, inclusive), at most ``max_pages`` of them."""
     last = first if last is None else last
     last = min(last, first + max_pages - 1)

@@ -1,7 +1,8 @@
-"""A knowledge base's catalog on PostgreSQL: the workstation catalog's interface (desktop.kb.storage.catalog)
-over one schema of the team's server, so ingestion, sections, retrieval and search run unchanged.
+"""A knowledge base's catalog on PostgreSQL: the team server's implementation of ``SqlCatalog``
+(desktop.kb.storage.catalog) over one schema of the server, so ingestion, sections, retrieval and search
+run unchanged.
 
-The shared SQL of ``Catalog`` runs here too (its ``?`` placeholders become psycopg's); what differs
+The SQL both dialects share runs here too (its ``?`` placeholders become psycopg's); what differs
 is written here: the upserts, the lexical terms of a chunk (kept for BM25, see server/lexical.py),
 the document frequencies they add up to, and a generation counter every workstation's caches
 compare. Frequencies are summed in memory during a transaction and written in term order at its
@@ -16,18 +17,21 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import psycopg
 from pgvector.psycopg import register_vector
 from psycopg import sql
 
-from desktop.kb.storage.catalog import _CHUNK_COLUMNS, Catalog, _now
+from desktop.kb.storage.catalog import _CHUNK_COLUMNS, SqlCatalog, _now
 from desktop.kb.errors import ServerUnavailable
 from desktop.kb.models import Chunk
 from desktop.kb.server.connect import connect, guarded, where
 from desktop.kb.server.schema import KB_DDL, READER_ROLE, REGISTRY_DDL, REGISTRY_SCHEMA, schema_name, statements
 from desktop.settings import ServerSettings
+
+if TYPE_CHECKING:
+    from desktop.kb.storage.catalog import VectorIndex
 
 SCHEMA_VERSION = "1"
 HEAD_WEIGHT = 2  # a term in the chunk's header (document, section, title) counts twice, as in the FTS5 index
@@ -48,7 +52,7 @@ def term_weights(head_terms: str, body_terms: str) -> tuple[dict[str, int], int]
 
 
 class _Transaction:
-    """What ``Catalog.transaction`` yields: ``execute``/``executemany`` with the catalog's SQL."""
+    """What ``transaction`` yields (a ``Writer``): ``execute``/``executemany`` with the catalog's SQL."""
 
     def __init__(self, conn: psycopg.Connection[dict[str, Any]]) -> None:
         self.conn = conn
@@ -61,7 +65,7 @@ class _Transaction:
             cur.executemany(to_psycopg(statement), list(rows))
 
 
-class ServerCatalog(Catalog):
+class ServerCatalog(SqlCatalog):
     """One knowledge base on the server. Thread-safe: one connection, one lock."""
 
     shared = True
@@ -168,7 +172,7 @@ class ServerCatalog(Catalog):
             self._db.close()
 
     @contextmanager
-    def transaction(self) -> Iterator[_Transaction]:  # type: ignore[override]
+    def transaction(self) -> Iterator[_Transaction]:
         with self._lock, guarded(self.server):
             if self._depth:
                 self._depth += 1
@@ -201,7 +205,7 @@ class ServerCatalog(Catalog):
         self._db.execute("UPDATE counters SET n = n + CASE name WHEN 'chunks' THEN %s WHEN 'tokens' THEN %s ELSE 1 END "
                          "WHERE name IN ('chunks', 'tokens', 'generation')", tuple(self._sizes))
 
-    def query(self, statement: str, params: Iterable[object] = ()) -> list[dict[str, Any]]:  # type: ignore[override]
+    def query(self, statement: str, params: Iterable[object] = ()) -> list[dict[str, Any]]:
         return self._execute(to_psycopg(statement), tuple(params), fetch=True)
 
     def raw(self, statement: str | sql.Composable, params: Sequence[object] = ()) -> list[dict[str, Any]]:
@@ -218,11 +222,11 @@ class ServerCatalog(Catalog):
         with self.transaction() as db:
             db.execute("INSERT INTO meta VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
 
-    def insert_page(self, db: _Transaction, doc_id: str, page: int, text: str, ocr: bool) -> None:  # type: ignore[override]
+    def insert_page(self, db: _Transaction, doc_id: str, page: int, text: str, ocr: bool) -> None:
         db.execute("INSERT INTO pages VALUES (?, ?, ?, ?) ON CONFLICT (doc_id, page) DO UPDATE SET text = excluded.text, "
                    "ocr = excluded.ocr", (doc_id, page, text.replace("\x00", ""), int(ocr)))
 
-    def insert_chunk(self, db: _Transaction, chunk: Chunk, head_terms: str, body_terms: str) -> None:  # type: ignore[override]
+    def insert_chunk(self, db: _Transaction, chunk: Chunk, head_terms: str, body_terms: str) -> None:
         values = chunk.model_dump()
         values["box"] = json.dumps(values["box"]) if values["box"] else None
         values["text"] = values["text"].replace("\x00", "")  # PostgreSQL text holds no NUL
@@ -235,11 +239,11 @@ class ServerCatalog(Catalog):
         self._sizes[0] += 1
         self._sizes[1] += ntok
 
-    def insert_section(self, db: _Transaction, doc_id: str, section: str, title: str | None, page: int,  # type: ignore[override]
+    def insert_section(self, db: _Transaction, doc_id: str, section: str, title: str | None, page: int,
                        ordinal: int) -> None:
         db.execute("INSERT INTO sections VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING", (doc_id, section, title, page, ordinal))
 
-    def store_file(self, db: _Transaction, doc_id: str, path: Path) -> None:  # type: ignore[override]
+    def store_file(self, db: _Transaction, doc_id: str, path: Path) -> None:
         """The PDF goes to the server by its content hash (the doc id), so a citation opens everywhere."""
         data = path.read_bytes()
         db.execute("INSERT INTO files VALUES (?, ?, ?) ON CONFLICT DO NOTHING", (doc_id, len(data), data))
@@ -285,6 +289,18 @@ class ServerCatalog(Catalog):
         if wrong:
             problems.append(f"{wrong} terms with a wrong document frequency")
         return problems
+
+    def lexical(self, terms: list[tuple[str, ...]], limit: int, where: str, params: list[object],
+                doc_ids: list[str] | None) -> list[tuple[str, float]]:
+        from desktop.kb.server import lexical  # BM25 over the chunks' term vectors (lexical reads this catalog)
+
+        return lexical.search(self, terms, limit, where, params)
+
+    def vector_store(self, name: str, embedder: str, host: str) -> VectorIndex:
+        """The vectors live in this schema beside the chunks (pgvector)."""
+        from desktop.kb.server.vectors import ServerVectorStore
+
+        return ServerVectorStore(self)
 
     def sizes(self) -> tuple[int, int]:
         """(chunks, tokens) in the whole knowledge base, for BM25."""

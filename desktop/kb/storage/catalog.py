@@ -1,5 +1,10 @@
-"""The SQLite half of a database: documents, page texts, chunks, sections, the FTS5 lexical index and
-the bookkeeping that keeps the vector store consistent with them.
+"""A database's catalog: documents, page texts, chunks, sections, the lexical index and the bookkeeping
+that keeps the vector store consistent with them.
+
+``SqlCatalog`` is what a knowledge base, its ingestion and its search use of a catalog, with two
+implementations: ``WorkstationCatalog`` here (a SQLite file with an FTS5 index, vectors in Chroma beside it)
+and ``desktop.kb.server.catalog.ServerCatalog`` (one schema on the team's PostgreSQL server, vectors in
+pgvector). The SQL both dialects read alike is written once here; each writes its own where they differ.
 
 A document is written with all its pages, chunks and sections in one transaction, so after a crash
 it is either wholly there or not at all. Vectors follow: a chunk is marked ``embedded`` only after
@@ -12,16 +17,25 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel
 
 from desktop.kb.search.lexical import FTS_TOKENIZER
 from desktop.kb.models import Chunk, DocumentInfo
 from desktop.kb.ingestion.notices import stored
+
+if TYPE_CHECKING:
+    from desktop.kb.search.vector_process import VectorStoreProcess
+    from desktop.kb.search.vectors import VectorStore
+    from desktop.kb.server.vectors import ServerVectorStore
+
+    VectorIndex = VectorStore | VectorStoreProcess | ServerVectorStore
 
 SCHEMA_VERSION = 1
 
@@ -81,63 +95,80 @@ def _model_dict(value: object) -> object:
     raise TypeError(f"cannot store {type(value).__name__} as JSON")
 
 
-class Catalog:
-    """Thread-safe access to one database's SQLite file (one connection, one lock)."""
+class Writer(Protocol):
+    """What a catalog's ``transaction`` yields: statements with ``?`` placeholders, in its own dialect."""
+
+    def execute(self, statement: str, params: Sequence[object] = ()) -> Any: ...
+
+    def executemany(self, statement: str, rows: Iterable[Sequence[object]]) -> Any: ...
+
+
+class SqlCatalog(ABC):
+    """One knowledge base's catalog, thread-safe. Rows read as mappings by column name."""
 
     # Whether other workstations write this catalog too (a team server): then a document's path is
     # where one of them read it, and a file missing on this computer says nothing about the document.
-    shared = False
+    shared: bool
+    generation: int  # counts this connection's commits: caches of derived data compare it
 
-    def __init__(self, file: Path) -> None:
-        file.parent.mkdir(parents=True, exist_ok=True)
-        self.file = file
-        self._db = sqlite3.connect(file, check_same_thread=False, timeout=30, isolation_level=None)
-        self._db.row_factory = sqlite3.Row
-        self._lock = threading.RLock()
-        self.generation = 0  # counts this connection's commits: caches of derived data compare it
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        with self.transaction():
-            for statement in _SCHEMA.split(";\n"):
-                if statement.strip():
-                    self._db.execute(statement)
-            self._add_columns()
-            if self.get_meta("schema_version") is None:
-                self.set_meta("schema_version", str(SCHEMA_VERSION))
-                self.set_meta("created_at", _now())
+    @abstractmethod
+    def close(self) -> None: ...
 
-    def _add_columns(self) -> None:
-        """Columns a file written by an older version lacks (``CREATE TABLE IF NOT EXISTS`` keeps its table)."""
-        for table, columns in _ADDED_COLUMNS.items():
-            have = {r["name"] for r in self._db.execute(f"PRAGMA table_info({table})")}
-            for name, definition in columns.items():
-                if name not in have:
-                    self._db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {definition}")
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
-
-    @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
+    @abstractmethod
+    def transaction(self) -> AbstractContextManager[Writer]:
         """One atomic unit of work; nested use joins the outer transaction."""
-        with self._lock:
-            if self._db.in_transaction:
-                yield self._db
-                return
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
-            self.generation += 1
 
-    def query(self, sql: str, params: Iterable[object] = ()) -> list[sqlite3.Row]:
-        with self._lock:
-            return self._db.execute(sql, tuple(params)).fetchall()
+    @abstractmethod
+    def query(self, sql: str, params: Iterable[object] = ()) -> list[Any]: ...
+
+    @abstractmethod
+    def set_meta(self, key: str, value: str) -> None: ...
+
+    @abstractmethod
+    def insert_page(self, db: Writer, doc_id: str, page: int, text: str, ocr: bool) -> None: ...
+
+    @abstractmethod
+    def insert_chunk(self, db: Writer, chunk: Chunk, head_terms: str, body_terms: str) -> None:
+        """The chunk with its lexical terms (``index_terms`` of its header and of its text)."""
+
+    @abstractmethod
+    def insert_section(self, db: Writer, doc_id: str, section: str, title: str | None, page: int,
+                       ordinal: int) -> None: ...
+
+    @abstractmethod
+    def store_file(self, db: Writer, doc_id: str, path: Path) -> None:
+        """Keep the PDF itself where every reader of the catalog can open it."""
+
+    @abstractmethod
+    def file_bytes(self, doc_id: str) -> bytes | None:
+        """The PDF as the catalog keeps it (None where the file stays in its folder)."""
+
+    @abstractmethod
+    def delete_document(self, doc_id: str) -> int:
+        """Remove a document; returns the number of its chunks."""
+
+    @abstractmethod
+    def version(self) -> tuple[int, int]:
+        """Changes whenever this connection or another writer commits: a key for caches."""
+
+    @abstractmethod
+    def mark_embedded(self, ids: list[str]) -> None: ...
+
+    @abstractmethod
+    def pending_vector_deletes(self) -> list[str]: ...
+
+    @abstractmethod
+    def lexical(self, terms: list[tuple[str, ...]], limit: int, where: str, params: list[object],
+                doc_ids: list[str] | None) -> list[tuple[str, float]]:
+        """BM25 search over the chunks' terms (each query term with its alternatives), in scope ``where``."""
+
+    @abstractmethod
+    def vector_store(self, name: str, embedder: str, host: str) -> VectorIndex:
+        """The store of this knowledge base's vectors."""
+
+    @abstractmethod
+    def check(self) -> list[str]:
+        """Problems of the catalog's own bookkeeping (none found: empty)."""
 
     # --- meta -----------------------------------------------------------------------------------
 
@@ -145,55 +176,21 @@ class Catalog:
         rows = self.query("SELECT value FROM meta WHERE key = ?", (key,))
         return rows[0]["value"] if rows else None
 
-    def set_meta(self, key: str, value: str) -> None:
-        with self.transaction() as db:
-            db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
-
     # --- documents ------------------------------------------------------------------------------
 
-    def insert_document(self, db: sqlite3.Connection, doc: dict[str, object]) -> None:
+    def insert_document(self, db: Writer, doc: dict[str, object]) -> None:
         doc = {**doc, "ingested_at": _now()}
         for key in ("aliases", "warnings", "meta", "tags"):
             doc[key] = _json(doc.get(key) or ([] if key != "meta" else {}))
         cols = ", ".join(doc)
         db.execute(f"INSERT INTO documents ({cols}) VALUES ({', '.join('?' * len(doc))})", tuple(doc.values()))
 
-    def insert_page(self, db: sqlite3.Connection, doc_id: str, page: int, text: str, ocr: bool) -> None:
-        db.execute("INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?)", (doc_id, page, text, int(ocr)))
-
-    def insert_chunk(self, db: sqlite3.Connection, chunk: Chunk, head_terms: str, body_terms: str) -> None:
-        values = chunk.model_dump()
-        values["box"] = json.dumps(values["box"]) if values["box"] else None
-        cur = db.execute(
-            f"INSERT INTO chunks ({_CHUNK_COLUMNS}) VALUES ({', '.join('?' * len(values))})",
-            tuple(values[k] for k in _CHUNK_COLUMNS.split(", ")),
-        )
-        db.execute("INSERT INTO chunks_fts (rowid, head, body) VALUES (?, ?, ?)", (cur.lastrowid, head_terms, body_terms))
-
-    def insert_section(self, db: sqlite3.Connection, doc_id: str, section: str, title: str | None, page: int, ordinal: int) -> None:
-        db.execute("INSERT OR IGNORE INTO sections VALUES (?, ?, ?, ?, ?)", (doc_id, section, title, page, ordinal))
-
-    def store_file(self, db: sqlite3.Connection, doc_id: str, path: Path) -> None:
-        """Keep the PDF itself where every reader of the catalog can open it: here, on this workstation,
-        it stays where it is (the server's catalog stores it)."""
-
-    def update_document(self, db: sqlite3.Connection, doc_id: str, **fields: object) -> None:
+    def update_document(self, db: Writer, doc_id: str, **fields: object) -> None:
         for key in ("aliases", "warnings", "meta", "tags"):
             if key in fields:
                 fields[key] = _json(fields[key])
         sets = ", ".join(f"{k} = ?" for k in fields)
         db.execute(f"UPDATE documents SET {sets} WHERE doc_id = ?", (*fields.values(), doc_id))
-
-    def delete_document(self, doc_id: str) -> int:
-        """Remove a document; its vectors are queued for deletion. Returns the number of chunks."""
-        with self.transaction() as db:
-            db.execute("INSERT OR IGNORE INTO vector_deletes SELECT chunk_id FROM chunks WHERE doc_id = ?", (doc_id,))
-            db.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT rowid FROM chunks WHERE doc_id = ?)", (doc_id,))
-            n = db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,)).rowcount
-            db.execute("DELETE FROM pages WHERE doc_id = ?", (doc_id,))
-            db.execute("DELETE FROM sections WHERE doc_id = ?", (doc_id,))
-            db.execute("DELETE FROM documents WHERE doc_id = ?", (doc_id,))
-            return n
 
     def documents(self, counts: bool = True) -> list[DocumentInfo]:
         """All documents; ``counts=False`` skips counting chunks (a scan of every chunk at 100k)."""
@@ -207,15 +204,11 @@ class Catalog:
             rows = self.query("SELECT d.*, 0 AS chunks, 0 AS pending FROM documents d ORDER BY d.file_name")
         return [self._to_info(r) for r in rows]
 
-    def version(self) -> tuple[int, int]:
-        """Changes whenever this connection or another process commits: a key for caches."""
-        return self.generation, int(self.query("PRAGMA data_version")[0][0])
-
     def document(self, doc_id: str) -> DocumentInfo | None:
         return next((d for d in self.documents() if d.doc_id == doc_id), None)
 
     @staticmethod
-    def _to_info(r: sqlite3.Row) -> DocumentInfo:
+    def _to_info(r: Mapping[str, Any]) -> DocumentInfo:
         return DocumentInfo(
             doc_id=r["doc_id"], file_name=r["file_name"], path=r["path"], title=r["title"], short_name=r["short_name"],
             aliases=json.loads(r["aliases"]), language=r["language"], pages=r["pages"], chunks=r["chunks"],
@@ -231,11 +224,11 @@ class Catalog:
 
     _DOC_ROW = "SELECT doc_id, path, file_name, size_bytes, mtime, scanned_pages FROM documents"
 
-    def doc_rows(self) -> list[sqlite3.Row]:
+    def doc_rows(self) -> list[Any]:
         """Light rows for change detection: id, path, size, mtime."""
         return self.query(self._DOC_ROW)
 
-    def doc_row(self, *, path: str | None = None, doc_id: str | None = None) -> sqlite3.Row | None:
+    def doc_row(self, *, path: str | None = None, doc_id: str | None = None) -> Any | None:
         """The light row of the document at ``path`` or with ``doc_id`` (both indexed)."""
         where, value = ("path", path) if path is not None else ("doc_id", doc_id)
         rows = self.query(f"{self._DOC_ROW} WHERE {where} = ? LIMIT 1", (value,))
@@ -289,13 +282,6 @@ class Catalog:
             out.update(r["chunk_id"] for r in rows)
         return out
 
-    def mark_embedded(self, ids: list[str]) -> None:
-        with self.transaction() as db:
-            db.executemany("UPDATE chunks SET embedded = 1 WHERE chunk_id = ?", [(i,) for i in ids])
-
-    def pending_vector_deletes(self) -> list[str]:
-        return [r["chunk_id"] for r in self.query("SELECT chunk_id FROM vector_deletes")]
-
     def clear_vector_deletes(self, ids: list[str]) -> None:
         with self.transaction() as db:
             db.executemany("DELETE FROM vector_deletes WHERE chunk_id = ?", [(i,) for i in ids])
@@ -304,5 +290,127 @@ class Catalog:
         where = "WHERE embedded = 1" if embedded_only else ""
         return {r["chunk_id"] for r in self.query(f"SELECT chunk_id FROM chunks {where}")}
 
-    # --- lexical --------------------------------------------------------------------------------
 
+class WorkstationCatalog(SqlCatalog):
+    """A knowledge base on this workstation: its SQLite file (one connection, one lock)."""
+
+    shared = False
+
+    def __init__(self, file: Path) -> None:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        self.file = file
+        self._db = sqlite3.connect(file, check_same_thread=False, timeout=30, isolation_level=None)
+        self._db.row_factory = sqlite3.Row
+        self._lock = threading.RLock()
+        self.generation = 0
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        with self.transaction():
+            for statement in _SCHEMA.split(";\n"):
+                if statement.strip():
+                    self._db.execute(statement)
+            self._add_columns()
+            if self.get_meta("schema_version") is None:
+                self.set_meta("schema_version", str(SCHEMA_VERSION))
+                self.set_meta("created_at", _now())
+
+    def _add_columns(self) -> None:
+        """Columns a file written by an older version lacks (``CREATE TABLE IF NOT EXISTS`` keeps its table)."""
+        for table, columns in _ADDED_COLUMNS.items():
+            have = {r["name"] for r in self._db.execute(f"PRAGMA table_info({table})")}
+            for name, definition in columns.items():
+                if name not in have:
+                    self._db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {definition}")
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One atomic unit of work; nested use joins the outer transaction."""
+        with self._lock:
+            if self._db.in_transaction:
+                yield self._db
+                return
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+            self.generation += 1
+
+    def query(self, sql: str, params: Iterable[object] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            return self._db.execute(sql, tuple(params)).fetchall()
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    def insert_page(self, db: Writer, doc_id: str, page: int, text: str, ocr: bool) -> None:
+        db.execute("INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?)", (doc_id, page, text, int(ocr)))
+
+    def insert_chunk(self, db: Writer, chunk: Chunk, head_terms: str, body_terms: str) -> None:
+        values = chunk.model_dump()
+        values["box"] = json.dumps(values["box"]) if values["box"] else None
+        cur = db.execute(
+            f"INSERT INTO chunks ({_CHUNK_COLUMNS}) VALUES ({', '.join('?' * len(values))})",
+            tuple(values[k] for k in _CHUNK_COLUMNS.split(", ")),
+        )
+        db.execute("INSERT INTO chunks_fts (rowid, head, body) VALUES (?, ?, ?)", (cur.lastrowid, head_terms, body_terms))
+
+    def insert_section(self, db: Writer, doc_id: str, section: str, title: str | None, page: int, ordinal: int) -> None:
+        db.execute("INSERT OR IGNORE INTO sections VALUES (?, ?, ?, ?, ?)", (doc_id, section, title, page, ordinal))
+
+    def store_file(self, db: Writer, doc_id: str, path: Path) -> None:
+        """Keep the PDF itself where every reader of the catalog can open it: here, on this workstation,
+        it stays where it is (the server's catalog stores it)."""
+
+    def delete_document(self, doc_id: str) -> int:
+        """Remove a document; its vectors are queued for deletion. Returns the number of chunks."""
+        with self.transaction() as db:
+            db.execute("INSERT OR IGNORE INTO vector_deletes SELECT chunk_id FROM chunks WHERE doc_id = ?", (doc_id,))
+            db.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT rowid FROM chunks WHERE doc_id = ?)", (doc_id,))
+            n = db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,)).rowcount
+            db.execute("DELETE FROM pages WHERE doc_id = ?", (doc_id,))
+            db.execute("DELETE FROM sections WHERE doc_id = ?", (doc_id,))
+            db.execute("DELETE FROM documents WHERE doc_id = ?", (doc_id,))
+            return n
+
+    def version(self) -> tuple[int, int]:
+        """Changes whenever this connection or another process commits: a key for caches."""
+        return self.generation, int(self.query("PRAGMA data_version")[0][0])
+
+    def mark_embedded(self, ids: list[str]) -> None:
+        with self.transaction() as db:
+            db.executemany("UPDATE chunks SET embedded = 1 WHERE chunk_id = ?", [(i,) for i in ids])
+
+    def pending_vector_deletes(self) -> list[str]:
+        return [r["chunk_id"] for r in self.query("SELECT chunk_id FROM vector_deletes")]
+
+
+    def file_bytes(self, doc_id: str) -> bytes | None:
+        return None  # the PDF stays where it was ingested (DocumentInfo.path)
+
+    def lexical(self, terms: list[tuple[str, ...]], limit: int, where: str, params: list[object],
+                doc_ids: list[str] | None) -> list[tuple[str, float]]:
+        from desktop.kb.search import fts  # the FTS5 index of this file (fts reads the catalog's tables)
+
+        return fts.search(self, terms, limit, where, params, doc_ids)
+
+    def vector_store(self, name: str, embedder: str, host: str) -> VectorIndex:
+        """Chroma in the database's folder: in a child process where the platform allows it."""
+        from desktop.kb.search.vector_process import VectorStoreProcess, child_process_enabled
+        from desktop.kb.search.vectors import VectorStore, describe, make_client
+
+        folder = self.file.parent
+        if child_process_enabled():
+            return VectorStoreProcess(folder, name, embedder, host, describe(folder))
+        return VectorStore(make_client(folder), name, embedder, host, where=describe(folder))
+
+    def check(self) -> list[str]:
+        return []  # the FTS5 index is kept in the same transactions as the chunks

@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from desktop.kb.storage.catalog import Catalog
+from desktop.kb.storage.catalog import WorkstationCatalog
 from desktop.kb.database import CATALOG_FILE, KnowledgeBase, check_name, list_databases
 from desktop.kb.errors import DatabaseNotFound, KbError
 from desktop.kb.models import FileOutcome, IngestReport
@@ -138,7 +138,7 @@ def _adopt(catalog_file: Path, settings: Settings, source: Path) -> list[FileOut
     if len(bundled) != len(files):
         log.warning("prebuilt sample not used (two bundled PDFs share a name); building it from the PDFs")
         return None
-    catalog = Catalog(catalog_file)
+    catalog = WorkstationCatalog(catalog_file)
     try:
         reason = _mismatch(catalog, settings, bundled)
         if reason:
@@ -161,7 +161,7 @@ def _adopt(catalog_file: Path, settings: Settings, source: Path) -> list[FileOut
         catalog.close()
 
 
-def _mismatch(catalog: Catalog, settings: Settings, bundled: dict[str, Path]) -> str | None:
+def _mismatch(catalog: WorkstationCatalog, settings: Settings, bundled: dict[str, Path]) -> str | None:
     """Why the copied catalog cannot serve as this installation's sample, or None when it can."""
     embedder = catalog.get_meta("embedder")
     if embedder != settings.kb.default_embedder:
