@@ -43,8 +43,8 @@ def settings_from(args: argparse.Namespace) -> Settings:
             conn.execute("CREATE DATABASE rabbithole")
         with psycopg.connect(server.dsn(database="rabbithole"), autocommit=True) as conn:
             conn.execute("CREATE EXTENSION vector")
-        settings.kb.mode = "server"
-        settings.kb.server.port, settings.kb.server.user, settings.kb.server.password = server.port, SUPERUSER, PASSWORD
+        settings = settings.changed(kb={"mode": "server", "server": {
+            "port": server.port, "user": SUPERUSER, "password": PASSWORD}})
     return settings
 
 

@@ -27,11 +27,9 @@ from support.research_llm import QUESTION_DE, QUESTION_EN, ResearchLLM  # noqa: 
 
 from desktop.engine import events as ev  # noqa: E402
 from desktop.engine.runner import ResearchEngine  # noqa: E402
-from desktop.engine.store import RunStore  # noqa: E402
-from desktop.kb.database import KnowledgeBase  # noqa: E402
 from desktop.kb.storage.registry import SAMPLE_DB, ensure_sample  # noqa: E402
-from desktop.llm.factory import make_backend  # noqa: E402
 from desktop.paths import resolve_paths  # noqa: E402
+from desktop.service import Session  # noqa: E402
 from desktop.settings import Settings  # noqa: E402
 
 MODEL = "bench-model:latest"
@@ -91,20 +89,14 @@ async def main_async(args: argparse.Namespace) -> dict[str, object]:
     llm_script = Delayed()
     llm_script.delay = args.delay
     with FakeOllama([replies.chat_model(MODEL, "qwen3", 32768)], responder=llm_script) as fake:
-        settings.llm.host, settings.llm.model = fake.url, MODEL
-        store = RunStore(Path(args.data_dir) / "bench-runs.sqlite")
-        llm = make_backend(settings.llm)
-        engine = ResearchEngine(store, llm, lambda name: KnowledgeBase.open(paths, settings, name), settings.research)
+        settings = settings.changed(llm={"host": fake.url, "model": MODEL})
         events: list[ev.Event] = []
-        engine.subscribe(events.append)
-        # warm-up: the first search loads the embedding model and opens the stores
-        await asyncio.to_thread(lambda: KnowledgeBase.open(paths, settings, SAMPLE_DB).search("Grenzwert", 3))
-        try:
+        async with Session(paths, settings, Path(args.data_dir) / "bench-runs.sqlite") as session:
+            session.subscribe(events.append)
+            engine = session.engine()
+            # warm-up: the first search loads the embedding model and opens the stores
+            await session.library.search(SAMPLE_DB, "Grenzwert", 3)
             rows = await scenario(engine, events, QUESTION_DE if args.language == "de" else QUESTION_EN, args.rounds)
-        finally:
-            await engine.aclose()
-            await llm.aclose()
-            store.close()
     total_wall = sum(r["wall_s"] for r in rows)
     total_llm = sum(r["llm_s"] for r in rows)
     return {

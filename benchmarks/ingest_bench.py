@@ -79,8 +79,7 @@ def extract_pool(pdfs: list[Path], workers: int, pages_per_task: int = 25) -> di
 
 
 def end_to_end(pdf_dir: Path, data_dir: Path, workers: int, db: str) -> dict[str, object]:
-    settings = Settings()
-    settings.kb.ingest_workers = workers
+    settings = Settings().changed(kb={"ingest_workers": workers})
     paths = resolve_paths(data_dir).ensure()
     embed_time: list[float] = []
     started = time.perf_counter()

@@ -28,12 +28,10 @@ from support.fake_ollama import FakeOllama  # noqa: E402
 from support.research_llm import QUESTION_DE  # noqa: E402
 
 from desktop.engine import events as ev  # noqa: E402
-from desktop.engine.runner import ResearchEngine  # noqa: E402
-from desktop.engine.store import RunStore  # noqa: E402
 from desktop.kb.database import KnowledgeBase  # noqa: E402
 from desktop.kb.storage.registry import SAMPLE_DB, ensure_sample  # noqa: E402
-from desktop.llm.factory import make_backend  # noqa: E402
 from desktop.paths import resolve_paths  # noqa: E402
+from desktop.service import Session  # noqa: E402
 from desktop.settings import Settings  # noqa: E402
 
 
@@ -64,26 +62,18 @@ async def one_run(paths, settings: Settings, concurrency: int, delay: float) -> 
     script = Delayed()
     script.delay = delay
     with FakeOllama([replies.chat_model(MODEL, "qwen3", 32768)], responder=script) as fake:
-        settings = settings.model_copy(deep=True)
-        settings.llm.host, settings.llm.model = fake.url, MODEL
-        settings.llm.concurrency = concurrency
-        settings.research.extract_concurrency = concurrency
-        store = RunStore(paths.data_dir / f"bench-research-{concurrency}.sqlite")
-        llm = make_backend(settings.llm)
-        engine = ResearchEngine(store, llm, lambda n: KnowledgeBase.open(paths, settings, n), settings.research)
+        settings = settings.changed(llm={"host": fake.url, "model": MODEL, "concurrency": concurrency},
+                                    research={"extract_concurrency": concurrency})
         events: list[ev.Event] = []
-        engine.subscribe(events.append)
-        try:
+        async with Session(paths, settings, paths.data_dir / f"bench-research-{concurrency}.sqlite") as session:
+            session.subscribe(events.append)
+            engine = session.engine()
             state = await engine.start(QUESTION_DE, SAMPLE_DB)
             state = await engine.end_clarification(state.run_id, "Nur beruflich exponierte Erwachsene.")
             mark = len(events)
             started = time.perf_counter()
             state = await engine.approve(state.run_id)
             wall = time.perf_counter() - started
-        finally:
-            await engine.aclose()
-            await llm.aclose()
-            store.close()
     later = events[mark:]
     calls = [e for e in later if isinstance(e, ev.TokenUsage)]
     llm_s = sum(e.call.seconds for e in calls)

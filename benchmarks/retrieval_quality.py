@@ -51,11 +51,9 @@ def prepare(data_dir: Path, settings: Settings, cache_from: Path | None) -> None
     """A set's data folder on the chosen backend, with the embeddings an earlier run computed."""
     paths = resolve_paths(data_dir).ensure()
     if settings.kb.mode == "server":
-        stored = settings.model_copy(deep=True)
-        if stored.kb.server.password:
-            ENV[PASSWORD_ENV] = stored.kb.server.password
-        stored.kb.server.password = None
-        save_settings(paths, stored)
+        if settings.kb.server.password:
+            ENV[PASSWORD_ENV] = settings.kb.server.password
+        save_settings(paths, settings.changed(kb={"server": {"password": None}}))
     cached = cache_from / data_dir.name / "cache" / "embeddings.sqlite" if cache_from else None
     if cached and cached.is_file() and not (paths.cache_dir / "embeddings.sqlite").exists():
         paths.cache_dir.mkdir(parents=True, exist_ok=True)

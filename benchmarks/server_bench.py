@@ -32,8 +32,7 @@ def ingest(pdf_dir: Path, settings: Settings, cache: Path | None, workers: int) 
     if cache:
         paths.cache_dir.mkdir(parents=True, exist_ok=True)
         shutil.copy2(cache, paths.cache_dir / "embeddings.sqlite")
-    settings = settings.model_copy(deep=True)
-    settings.kb.ingest_workers = workers
+    settings = settings.changed(kb={"ingest_workers": workers})
     started = time.perf_counter()
     name = f"bench-ingest-{os.getpid()}"  # a fresh knowledge base, dropped afterwards
     with KnowledgeBase.open(paths, settings, name, create=True, embedder="offline") as kb:

@@ -132,8 +132,7 @@ def main() -> int:
     script = Delayed()
     script.delay = args.delay
     with FakeOllama([replies.chat_model(MODEL, "qwen3", 32768)], responder=script) as fake:
-        settings = Settings()
-        settings.llm.host, settings.llm.model = fake.url, MODEL
+        settings = Settings().changed(llm={"host": fake.url, "model": MODEL})
         prepare_window_process()
         bridge = EngineBridge(resolve_paths(args.data_dir).ensure(), settings)
         window = MainWindow(bridge)

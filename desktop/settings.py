@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -22,7 +22,24 @@ DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
 
 
 class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    """Settings are values: frozen, so one object can be shared by the GUI thread and the engine's threads
+    without a lock, and a change is a new value (``changed``) that replaces the old one whole."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    def changed(self, **changes: Any) -> Self:
+        """A copy with ``changes``, validated like a loaded file (a bad value raises ValidationError).
+        A dict for a section merges into it, so ``kb={"server": {"port": 5433}}`` changes only the port."""
+        return self.model_validate(_merged(self.model_dump(), changes))
+
+
+def _merged(base: dict[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+    """``base`` with ``changes`` laid over it: nested dicts merge key by key, anything else replaces."""
+    out = dict(base)
+    for key, value in changes.items():
+        old = out.get(key)
+        out[key] = _merged(old, value) if isinstance(value, Mapping) and isinstance(old, dict) else value
+    return out
 
 
 class LlmSettings(_Section):

@@ -66,9 +66,8 @@ def app_paths(tmp_path: Path, embedding_cache_dir: Path) -> AppPaths:
 
 @pytest.fixture
 def settings() -> Settings:
-    s = Settings()
-    s.kb.ingest_workers = 0  # read PDFs in-process: fast for small test files; worker processes have their own tests
-    return s
+    # read PDFs in-process: fast for small test files; worker processes have their own tests
+    return Settings().changed(kb={"ingest_workers": 0})
 
 
 @pytest.fixture
@@ -117,9 +116,5 @@ def team_settings(pg: PgServer) -> Settings:
         conn.execute(f"CREATE DATABASE {name}")
     with psycopg.connect(pg.dsn(database=name), autocommit=True) as conn:
         conn.execute("CREATE EXTENSION vector")  # what IT does once (docs/server.md)
-    s = Settings()
-    s.kb.ingest_workers = 0
-    s.kb.mode = "server"
-    s.kb.server.port, s.kb.server.database = pg.port, name
-    s.kb.server.user, s.kb.server.password = "rabbit_admin", "test-secret-4711"
-    return s
+    return Settings().changed(kb={"ingest_workers": 0, "mode": "server", "server": {
+        "port": pg.port, "database": name, "user": "rabbit_admin", "password": "test-secret-4711"}})

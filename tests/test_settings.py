@@ -6,22 +6,40 @@ import json
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from desktop import settings as settings_module
 from desktop.paths import DATA_DIR_ENV, resolve_paths
-from desktop.settings import SCHEMA_VERSION, Settings, SettingsError, load_settings, migrate, save_settings
+from desktop.settings import SCHEMA_VERSION, KbSettings, Settings, SettingsError, load_settings, migrate, save_settings
 
 
 def test_defaults_and_round_trip(tmp_path: Path) -> None:
     paths = resolve_paths(tmp_path).ensure()
     assert load_settings(paths) == Settings()  # no file: defaults
-    s = Settings()
-    s.kb.chunking.target_words = 90
-    s.llm.host = "http://gpu-box:11434"
+    s = Settings().changed(kb={"chunking": {"target_words": 90}}, llm={"host": "http://gpu-box:11434"})
     save_settings(paths, s)
     loaded = load_settings(paths)
     assert loaded.kb.chunking.target_words == 90 and loaded.llm.resolved_host() == "http://gpu-box:11434"
     assert json.loads(paths.settings_file.read_text())["schema_version"] == SCHEMA_VERSION
+
+
+def test_settings_are_values_changed_only_into_a_new_copy() -> None:
+    s = Settings()
+    with pytest.raises(ValidationError, match="frozen"):
+        s.llm.host = "http://elsewhere:11434"  # type: ignore[misc]
+    with pytest.raises(ValidationError, match="frozen"):
+        s.kb = KbSettings()  # type: ignore[misc]
+    t = s.changed(kb={"server": {"port": 5433}, "ingest_workers": 0}, llm={"model": "llama3.2:3b"})
+    assert (t.kb.server.port, t.kb.ingest_workers, t.llm.model) == (5433, 0, "llama3.2:3b")
+    assert t.kb.server.host == s.kb.server.host and t.kb.chunking == s.kb.chunking  # merged, not replaced
+    assert t.research == s.research and t.llm.timeout_s == s.llm.timeout_s
+    assert (s.kb.server.port, s.llm.model) == (5432, "qwen3:8b")  # the original is untouched
+    assert s.llm.changed(host="http://gpu-box:11434") == s.llm.model_copy(update={"host": "http://gpu-box:11434"})
+    with pytest.raises(ValidationError, match="kb.server.port"):
+        s.changed(kb={"server": {"port": 70000}})  # validated like a loaded file
+    with pytest.raises(ValidationError, match="Extra inputs"):
+        s.changed(llm={"hots": "http://typo:11434"})
+    assert s.changed() == s
 
 
 def test_invalid_values_are_refused_with_the_field_named(tmp_path: Path) -> None:

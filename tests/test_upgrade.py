@@ -139,8 +139,7 @@ def _write_previous_release_files(tmp_path: Path) -> tuple[Path, Path]:
                                   encoding="utf-8")
     moved = with_data_dir(home, data_dir).ensure()
     law = pdfs.statute(tmp_path / "PruefG.pdf", abbreviation="PruefG", sections=4)
-    builder = Settings()
-    builder.kb.ingest_workers = 0
+    builder = Settings().changed(kb={"ingest_workers": 0})
     with KnowledgeBase.open(moved, builder, "Akten 2024", create=True) as kb:
         report = kb.ingest([law])
     assert report.count("added") == 1 and report.pending_embeddings == 0

@@ -1,17 +1,16 @@
-"""EngineBridge: the one QObject between the window and the engine and knowledge bases.
+"""EngineBridge: the one QObject between the window and the service's ``Session``.
 
-Everything slow runs on the engine's event loop thread (or a worker thread of it); results, engine
-events and ingestion progress come back as Qt signals on the GUI thread, as views (bridge/views.py,
-bridge/kb_views.py) the widgets read instead of the engine's own types; failures become a message,
-never a dead window.
+The session lives on the engine's event loop thread and does everything slow there (or in its worker
+threads); results, engine events, the runs' saved states and ingestion progress come back as Qt signals on
+the GUI thread, as views (bridge/views.py, bridge/kb_views.py) the widgets read instead of the engine's own
+types; failures become a message, never a dead window.
 """
 
 from __future__ import annotations
 
 import logging
 import traceback
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,28 +21,18 @@ from desktop.bridge.kb_views import (
 )
 from desktop.bridge.views import RunSummaryView, estimate_view, log_line, run_view, summary_view
 from desktop.bridge.worker import Handler, LoopThread, Op
-from desktop.engine import events as ev
-from desktop.engine.runner import CommandError, ResearchEngine
-from desktop.engine.state import RunState
-from desktop.engine.store import RunNotFound
-from desktop.engine.workspace import Workspace
-from desktop.kb.database import KnowledgeBase, list_databases
-from desktop.kb.storage.registry import SAMPLE_DB, delete_database, ensure_sample
-from desktop.kb.errors import KbError
-from desktop.kb.models import IngestReport
-from desktop.kb.progress import CancelToken
-from desktop.kb.server.health import server_health
-from desktop.llm.factory import make_backend
-from desktop.llm.protocol import LlmBackend
-from desktop.llm.types import LlmError
 from desktop.paths import AppPaths
-from desktop.report.export import export_all
+from desktop.service import (
+    SAMPLE_DB, CancelToken, CommandError, IngestReport, KbError, LlmError, RunNotFound, RunState, Session,
+    local_databases,
+)
+from desktop.service import events as ev
 from desktop.settings import LlmSettings, ServerSettings, Settings, save_settings
 
 log = logging.getLogger(__name__)
 EXPECTED = (KbError, LlmError, CommandError, RunNotFound, OSError, ValueError)
 # Events after which the run's saved state has changed in a way the window shows (tasks, phase, plan)
-_REFRESH_ON = (ev.TaskStarted, ev.TaskDone, ev.PhaseStarted, ev.QuestionsAsked, ev.TodosProposed)
+_SHOWN_ON = (ev.TaskStarted, ev.TaskDone, ev.PhaseStarted, ev.QuestionsAsked, ev.TodosProposed)
 
 
 def user_message(exc: BaseException) -> str:
@@ -56,6 +45,8 @@ def user_message(exc: BaseException) -> str:
 
 class EngineBridge(QObject):
     engineEvent = Signal(object)  # an engine event, from the loop to the GUI thread (the bridge's own use)
+    runSaved = Signal(str, object)  # a run's id and the RunView of its saved state, from the loop (the bridge's own)
+    runCreated = Signal(str)  # a new run's id, from the loop before its first event (the bridge's own)
     runChanged = Signal(object)  # RunView after a command, a step the window shows, or a stop
     logLine = Signal(object)  # LogLine for the run's log
     phaseStarted = Signal(str)
@@ -75,22 +66,35 @@ class EngineBridge(QObject):
     def __init__(self, paths: AppPaths, settings: Settings) -> None:
         super().__init__()
         self.paths = paths
-        self.settings = settings  # what the window shows and edits; the workspace has its own reference
+        self.settings = settings  # what the window shows and edits; the session has its own reference
         self.loop = LoopThread()
-        # The knowledge bases, the run store, the LLM client and the engine belong to the workspace on
-        # the loop: the bridge only asks it, from coroutines on that loop.
-        self._ws = Workspace(paths, settings)
-        self._ws.subscribe(self.engineEvent.emit)
+        # The knowledge bases, the run store, the LLM client and the engine belong to the session on the
+        # loop: the bridge only asks it, from coroutines on that loop.
+        self._session = Session(paths, settings)
+        self._session.subscribe(self.engineEvent.emit)
+        self._session.watch(self._saved)
         self.engineEvent.connect(self._deliver)  # queued: runs on the GUI thread
+        self.runSaved.connect(self._show_saved)
+        self.runCreated.connect(self._created)
         self._ingest_cancel: CancelToken | None = None
         self._server_databases: list[str] = []  # the team server's, as last fetched
         self.current_run: str | None = None  # the run the window shows
-        self._starting = False
+
+    def _saved(self, state: RunState, events: list[ev.Event]) -> None:
+        """On the loop: a run saved with an event the window shows gets its view built here, from the engine's
+        snapshot, and sent to the GUI thread (the window never reloads a run to show it)."""
+        if any(isinstance(e, _SHOWN_ON) for e in events):
+            self.runSaved.emit(state.run_id, run_view(state))
+
+    def _show_saved(self, run_id: str, view: object) -> None:
+        if run_id == self.current_run:
+            self.runChanged.emit(view)
+
+    def _created(self, run_id: str) -> None:
+        self.current_run = run_id
 
     def _deliver(self, event: ev.Event) -> None:
         """An engine event as the views the window reads."""
-        if self._starting and event.run_id:
-            self._starting, self.current_run = False, event.run_id
         if (line := log_line(event)) is not None:
             self.logLine.emit(line)
         if isinstance(event, ev.PhaseStarted):
@@ -101,8 +105,6 @@ class EngineBridge(QObject):
             self.draftText.emit(event.text, event.attempt)
         elif isinstance(event, ev.EstimateReady):
             self.estimateReady.emit(estimate_view(event))
-        if isinstance(event, _REFRESH_ON) and self.current_run == event.run_id:
-            self.refresh_run(event.run_id)
 
     def _emit_run(self, state: RunState) -> None:
         self.current_run = state.run_id
@@ -117,19 +119,15 @@ class EngineBridge(QObject):
 
         return handle
 
-    def _on_kb(self, name: str, fn: Callable[[KnowledgeBase], Any], on_done: Handler | None, what: str) -> Op:
-        """``fn(kb)`` in a worker thread of the workspace, its result to ``on_done`` on the GUI thread."""
-        return self.loop.run(lambda: self._ws.run(name, fn), on_done, self._fail(what))
-
     def shutdown(self) -> None:
         """Close everything on the loop (runs stay resumable), then stop it; the GUI thread only waits
         here, when the window is gone."""
         if self._ingest_cancel:
             self._ingest_cancel.cancel()
         try:
-            self.loop.call(self._ws.aclose, timeout=15)
+            self.loop.call(self._session.aclose, timeout=15)
         except Exception:  # closing is best effort; the process ends anyway
-            log.exception("closing the workspace")
+            log.exception("closing the session")
         self.loop.stop()
 
     # --- knowledge bases ------------------------------------------------------------------------
@@ -143,7 +141,7 @@ class EngineBridge(QObject):
         fetched (the GUI thread never waits on the network): ``refresh_databases`` fetches it anew."""
         if self.on_server:
             return list(self._server_databases)
-        return list_databases(self.paths, self.settings)
+        return local_databases(self.paths)
 
     def _listed(self, names: list[str]) -> None:
         """A list fetched in a worker thread, remembered for ``databases`` here on the GUI thread (the
@@ -153,35 +151,24 @@ class EngineBridge(QObject):
         self.databasesChanged.emit(names)
 
     def refresh_databases(self) -> Op:
-        paths, settings = self.paths, self.settings
-        return self.loop.run(lambda: self._ws.in_thread(lambda: list_databases(paths, settings)),
-                             self._listed, self._fail("list databases"))
+        return self.loop.run(self._session.library.names, self._listed, self._fail("list databases"))
 
     def wants_sample(self) -> bool:
         """Whether a first start builds the sample here (never on a team server, which holds the team's)."""
         return not self.on_server and self.sample_database not in self.databases()
 
     def load_documents(self, name: str) -> Op:
-        return self._on_kb(name, lambda kb: [document_view(d) for d in kb.documents()],
-                           lambda docs: self.documentsChanged.emit(name, docs), "documents")
+        async def documents() -> list[Any]:
+            return [document_view(d) for d in await self._session.library.documents(name)]
+
+        return self.loop.run(documents, lambda docs: self.documentsChanged.emit(name, docs), self._fail("documents"))
 
     def create_database(self, name: str, embedder: str | None = None) -> Op:
-        paths, settings = self.paths, self.settings
-
-        def create() -> list[str]:
-            KnowledgeBase.open(paths, settings, name, create=True, embedder=embedder).close()
-            return list_databases(paths, settings)
-
-        return self.loop.run(lambda: self._ws.without(name, create), self._listed, self._fail("create database"))
+        return self.loop.run(lambda: self._session.library.create(name, embedder), self._listed,
+                             self._fail("create database"))
 
     def delete_database(self, name: str) -> Op:
-        paths, settings = self.paths, self.settings
-
-        def delete() -> list[str]:
-            delete_database(paths, settings, name)
-            return list_databases(paths, settings)
-
-        return self.loop.run(lambda: self._ws.without(name, delete), self._listed, self._fail("delete database"))
+        return self.loop.run(lambda: self._session.library.delete(name), self._listed, self._fail("delete database"))
 
     def ingest(self, name: str, files: list[Path]) -> Op:
         """Add files or folders; progress and the report arrive as signals; cancel with cancel_ingest."""
@@ -190,11 +177,7 @@ class EngineBridge(QObject):
         progress = lambda p: self.ingestProgress.emit(progress_view(p))  # noqa: E731 - from a worker thread
 
         async def work() -> IngestReport:
-            if name == SAMPLE_DB and not files:  # the sample builds with handles of its own
-                report = await self._ws.without(name, lambda: ensure_sample(self.paths, self.settings, progress,
-                                                                             token))
-                return report or IngestReport(database=name)
-            return await self._ws.run(name, lambda kb: kb.ingest(files, progress=progress, cancel=token))
+            return await self._session.library.ingest(name, files, progress, token)
 
         def done(report: IngestReport) -> None:
             self.busy.emit("ingest", False)
@@ -212,33 +195,25 @@ class EngineBridge(QObject):
             self._ingest_cancel.cancel()
 
     def remove_document(self, name: str, doc_id: str) -> Op:
-        return self._on_kb(name, lambda kb: kb.remove_document(doc_id), lambda _: self.load_documents(name),
-                           "remove document")
+        return self.loop.run(lambda: self._session.library.remove_document(name, doc_id),
+                             lambda _: self.load_documents(name), self._fail("remove document"))
 
     def fetch_pdf(self, name: str, doc_id: str, on_done: Callable[[Path], None]) -> Op:
         """The local copy of a document's PDF (fetched from the team server when it is not here yet)."""
-        return self._on_kb(name, lambda kb: kb.pdf_file(kb.find_document(doc_id)), on_done, "open PDF")
+        return self.loop.run(lambda: self._session.library.pdf_file(name, doc_id), on_done, self._fail("open PDF"))
 
     def set_meta(self, name: str, doc_id: str, key: str, value: str) -> Op:
-        return self._on_kb(name, lambda kb: kb.set_meta(doc_id, key, value), lambda _: self.load_documents(name),
-                           "set metadata")
+        return self.loop.run(lambda: self._session.library.set_meta(name, doc_id, key, value),
+                             lambda _: self.load_documents(name), self._fail("set metadata"))
 
     # --- the LLM --------------------------------------------------------------------------------
 
-    @asynccontextmanager
-    async def _server(self, llm: LlmSettings | None) -> AsyncIterator[LlmBackend]:
-        """A client of its own for one server call (``llm`` as typed in the settings, or the configured
-        one), closed after it: the engine's client stays with the engine."""
-        backend = make_backend(llm or self.settings.llm)
-        try:
-            yield backend
-        finally:
-            await backend.aclose()
-
     def check_kb_server(self, server: ServerSettings, on_done: Handler, on_error: Handler) -> Op:
         """What the team's knowledge-base server says to these settings (as typed in the dialog)."""
-        return self.loop.run(lambda: self._ws.in_thread(lambda: server_health_view(server_health(server))),
-                             on_done, on_error)
+        async def health() -> Any:
+            return server_health_view(await self._session.library.server_health(server))
+
+        return self.loop.run(health, on_done, on_error)
 
     def check_llm(self, llm: LlmSettings | None = None, on_done: Handler | None = None,
                   on_error: Handler | None = None) -> Op:
@@ -246,15 +221,13 @@ class EngineBridge(QObject):
         when it is the configured one."""
 
         async def health() -> Any:
-            async with self._server(llm) as backend:
-                return health_view(await backend.health())
+            return health_view(await self._session.llm_health(llm))
 
         return self.loop.run(health, on_done or self.llmHealth.emit, on_error or self._fail("LLM check"))
 
     def list_models(self, on_done: Handler, llm: LlmSettings | None = None, on_error: Handler | None = None) -> Op:
         async def models() -> Any:
-            async with self._server(llm) as backend:
-                return [model_view(m) for m in await backend.list_models()]
+            return [model_view(m) for m in await self._session.models(llm)]
 
         return self.loop.run(models, on_done, on_error or self._fail("model list"))
 
@@ -264,9 +237,8 @@ class EngineBridge(QObject):
         progress = self.loop.gui(on_progress)
 
         async def pull() -> str:
-            async with self._server(llm) as backend:
-                async for step in backend.pull(model):
-                    progress(pull_view(step))
+            async for step in self._session.pull(model, llm):
+                progress(pull_view(step))
             return model
 
         return self.loop.run(pull, on_done, lambda exc: on_error(user_message(exc)))
@@ -284,25 +256,25 @@ class EngineBridge(QObject):
                 self.refresh_run(self.current_run)  # a run that was stopped shows as resumable
             self.check_llm()
 
-        return self.loop.run(lambda: self._ws.apply(settings), applied, self._fail("apply settings"))
+        return self.loop.run(lambda: self._session.apply(settings), applied, self._fail("apply settings"))
 
     # --- research runs ----------------------------------------------------------------------------
 
     def list_runs(self, on_done: Callable[[list[RunSummaryView]], None]) -> Op:
         async def runs() -> list[RunSummaryView]:
-            return [summary_view(s) for s in await self._ws.runs()]
+            return [summary_view(s) for s in await self._session.runs()]
 
         return self.loop.run(runs, on_done, self._fail("list runs"))
 
     def refresh_run(self, run_id: str) -> Op:
         """Read a run's latest saved state off the GUI thread (a long run's state can be large)."""
-        return self.loop.run(lambda: self._ws.load(run_id), self._emit_run, self._fail("load run"))
+        return self.loop.run(lambda: self._session.load(run_id), self._emit_run, self._fail("load run"))
 
-    def _run_command(self, what: str, command: Callable[[ResearchEngine], Any]) -> Op:
+    def _run_command(self, what: str, command: Callable[[Session], Any]) -> Op:
         self.busy.emit(what, True)
 
         async def work() -> Any:
-            return await command(self._ws.engine())
+            return await command(self._session)
 
         def done(state: object) -> None:
             self.busy.emit(what, False)
@@ -312,8 +284,12 @@ class EngineBridge(QObject):
         return self.loop.run(work, done, self._fail(what))
 
     def start_research(self, question: str, database: str) -> Op:
-        self._starting = True  # the new run's first event names it: from then on it is the shown run
-        return self._run_command("research", lambda e: e.start(question, database))
+        async def start(session: Session) -> RunState:
+            run_id = await session.start(question, database)
+            self.runCreated.emit(run_id)  # queued before the run's first event: from then on it is the shown run
+            return await session.resume(run_id)
+
+        return self._run_command("research", start)
 
     def resume(self, run_id: str) -> Op:
         self.current_run = run_id
@@ -345,7 +321,7 @@ class EngineBridge(QObject):
 
     def cancel_run(self, run_id: str) -> None:
         async def cancel() -> None:
-            self._ws.engine().cancel(run_id)
+            self._session.cancel(run_id)
 
         self.loop.run(cancel, None, self._fail("cancel"))
 
@@ -353,17 +329,4 @@ class EngineBridge(QObject):
                       stem: str = "report") -> Op:
         """Write the report (one format, or "all" with the audit trail) into ``out_dir``, the files named
         ``stem`` + extension."""
-
-        def export(engine: ResearchEngine) -> dict[str, Path]:
-            state = engine.load(run_id)
-            if state.later.report is None:
-                raise ValueError("this run has no report yet")
-            if fmt != "all":
-                return export_all(state.later.report, out_dir, formats=[fmt], stem=stem)
-            return export_all(state.later.report, out_dir, ev.audit_records(engine.events(run_id)), stem=stem)
-
-        async def work() -> dict[str, Path]:
-            engine = self._ws.engine()  # on the loop, which owns it; the files are written in a worker thread
-            return await self._ws.in_thread(lambda: export(engine))
-
-        return self.loop.run(work, on_done, self._fail("export"))
+        return self.loop.run(lambda: self._session.export(run_id, out_dir, fmt, stem), on_done, self._fail("export"))

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from desktop.kb.models import DocumentInfo, FileOutcome, IngestProgress, IngestReport
-from desktop.kb.ingestion.notices import Notice
-from desktop.kb.server.health import ServerHealth
-from desktop.llm.types import Health, ModelInfo, PullProgress
+from desktop.service import (
+    DocumentInfo, FileOutcome, Health, IngestProgress, IngestReport, ModelInfo, Notice, PullProgress, ServerHealth,
+)
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from desktop.engine import events as ev
-from desktop.engine.narrate import ENGLISH, IN_LOG, narrate
-from desktop.engine.state import ClarifyRound, RunState
-from desktop.engine.store import RunSummary
+from desktop.service import ENGLISH, IN_LOG, ClarifyRound, RunState, RunSummary, narrate
+from desktop.service import events as ev
 from desktop.report.model import Report
 
 Value = str | int | float | bool | tuple[str, ...]

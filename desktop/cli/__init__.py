@@ -12,7 +12,7 @@ from desktop.cli import doctor as doctor_commands
 from desktop.cli import models as models_commands
 from desktop.cli import research as research_commands
 from desktop.cli.console import err
-from desktop.kb.errors import KbError
+from desktop.service import KbError
 from desktop.paths import AppPaths, resolve_paths, with_data_dir
 from desktop.settings import Settings, SettingsError, load_settings
 

@@ -11,8 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO
 
-from desktop.kb.models import IngestProgress
-from desktop.kb.progress import CancelToken
+from desktop.service import CancelToken, IngestProgress
 
 
 def emit_json(data: Any, out: TextIO | None = None) -> None:

@@ -91,7 +91,7 @@ def open_kb(args: argparse.Namespace, paths: AppPaths, settings: Settings) -> Kn
 
 def cmd_ingest(args: argparse.Namespace, paths: AppPaths, settings: Settings) -> int:
     if args.workers is not None:
-        settings.kb.ingest_workers = args.workers
+        settings = settings.changed(kb={"ingest_workers": args.workers})
     cancel = CancelToken()
     with KnowledgeBase.open(paths, settings, args.db, create=True, embedder=args.embedder) as kb, interruptible(cancel):
         if args.paths:

@@ -6,9 +6,8 @@ import argparse
 import asyncio
 
 from desktop.cli.console import emit_json, err
-from desktop.llm.factory import make_backend
-from desktop.llm.types import LlmError, ModelInfo
 from desktop.paths import AppPaths
+from desktop.service import LlmError, ModelInfo, Session
 from desktop.settings import Settings
 
 
@@ -20,38 +19,32 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
     p.set_defaults(handler=cmd_models)
 
 
-async def _list(settings: Settings) -> list[ModelInfo]:
-    backend = make_backend(settings.llm)
-    try:
-        return await backend.list_models()
-    finally:
-        await backend.aclose()
+async def _list(paths: AppPaths, settings: Settings) -> list[ModelInfo]:
+    async with Session(paths, settings) as session:
+        return await session.models()
 
 
-async def _pull(settings: Settings, model: str) -> None:
-    backend = make_backend(settings.llm)
+async def _pull(paths: AppPaths, settings: Settings, model: str) -> None:
     last = ""
-    try:
-        async for step in backend.pull(model):
+    async with Session(paths, settings) as session:
+        async for step in session.pull(model):
             line = step.status
             if step.total:
                 line += f" {100 * (step.completed or 0) / step.total:.0f}% of {step.total / 1e9:.2f} GB"
             if line != last:
                 err(line)
                 last = line
-    finally:
-        await backend.aclose()
 
 
 def cmd_models(args: argparse.Namespace, paths: AppPaths, settings: Settings) -> int:
     if args.llm_host:
-        settings.llm.host = args.llm_host
+        settings = settings.changed(llm={"host": args.llm_host})
     try:
         if args.pull:
-            asyncio.run(_pull(settings, args.pull))
+            asyncio.run(_pull(paths, settings, args.pull))
             print(f"pulled {args.pull}")
             return 0
-        models = asyncio.run(_list(settings))
+        models = asyncio.run(_list(paths, settings))
     except LlmError as exc:
         err(f"error: {exc}")
         return 1

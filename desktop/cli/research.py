@@ -12,16 +12,12 @@ import signal
 from contextlib import suppress
 from pathlib import Path
 
-from desktop.cli.console import emit_json, err
-from desktop.cli.kb import open_kb
+from desktop.cli.console import ProgressPrinter, emit_json, err, interruptible
 from desktop.cli.research_io import Answers, EventPrinter, OutputError, Responder, summary, write_outputs
-from desktop.engine.runner import CommandError, ResearchEngine
-from desktop.engine.state import RunState
-from desktop.engine.store import RunNotFound, RunStore
-from desktop.kb.errors import KbError
-from desktop.llm.factory import make_backend
-from desktop.llm.types import LlmError
 from desktop.paths import AppPaths
+from desktop.service import (
+    SAMPLE_DB, CancelToken, CommandError, KbError, LlmError, RunNotFound, RunState, Session, local_databases,
+)
 from desktop.settings import Settings
 
 PLAN_HELP = ("plan commands: approve | add TASK | edit N TASK | remove N | move N POSITION | "
@@ -50,9 +46,11 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
 
 
 def cmd_runs(args: argparse.Namespace, paths: AppPaths, settings: Settings) -> int:
-    store = RunStore(paths.runs_file)
-    runs = store.runs()
-    store.close()
+    async def listed() -> list:
+        async with Session(paths, settings) as session:
+            return await session.runs()
+
+    runs = asyncio.run(listed())
     if args.json:
         emit_json([r.model_dump() for r in runs])
         return 0
@@ -69,9 +67,9 @@ def cmd_research(args: argparse.Namespace, paths: AppPaths, settings: Settings) 
     if args.question and not args.db:
         raise KbError("a new research run needs --db NAME (see: rabbithole kb list)")
     if args.model:
-        settings.llm.model = args.model
+        settings = settings.changed(llm={"model": args.model})
     if args.llm_host:
-        settings.llm.host = args.llm_host
+        settings = settings.changed(llm={"host": args.llm_host})
     responder = Responder.make(args.answers, args.auto)
     try:
         state = asyncio.run(_session(args, paths, settings, responder))
@@ -96,89 +94,84 @@ def cmd_research(args: argparse.Namespace, paths: AppPaths, settings: Settings) 
 
 
 async def _session(args: argparse.Namespace, paths: AppPaths, settings: Settings, responder: Responder) -> RunState:
-    store = RunStore(paths.runs_file)
-    llm = make_backend(settings.llm)
-    engine = ResearchEngine(store, llm, lambda name: open_kb(argparse.Namespace(db=name), paths, settings),
-                            settings.research)
-    engine.subscribe(EventPrinter())
-    loop = asyncio.get_running_loop()
-    current: dict[str, str] = {}
+    async with Session(paths, settings) as session:
+        session.subscribe(EventPrinter())
+        loop = asyncio.get_running_loop()
+        current: dict[str, str] = {}
 
-    def on_interrupt() -> None:
-        err("\ncancelling… (the run stays resumable)")
-        if "run_id" in current:
-            engine.cancel(current["run_id"])
+        def on_interrupt() -> None:
+            err("\ncancelling… (the run stays resumable)")
+            if "run_id" in current:
+                session.cancel(current["run_id"])
 
-    with suppress(NotImplementedError, RuntimeError):
-        loop.add_signal_handler(signal.SIGINT, on_interrupt)
-    try:
         if args.resume:
-            state = engine.load(args.resume)
-            current["run_id"] = state.run_id
-            state = await engine.resume(state.run_id)
+            current["run_id"] = (await session.load(args.resume)).run_id
         else:
-            state = await _start(engine, args.question, args.db, current, auto=args.auto)
-        return await _converse(engine, state, responder, args.out)
-    finally:
+            await _sample(session, args.db)
+            current["run_id"] = await session.start(args.question, args.db, auto=args.auto)
         with suppress(NotImplementedError, RuntimeError):
-            loop.remove_signal_handler(signal.SIGINT)
-        await engine.aclose()
-        await llm.aclose()
-        store.close()
+            loop.add_signal_handler(signal.SIGINT, on_interrupt)
+        try:
+            state = await session.resume(current["run_id"])
+            return await _converse(session, state, responder, args.out)
+        finally:
+            with suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(signal.SIGINT)
 
 
-async def _start(engine: ResearchEngine, question: str, db: str, current: dict[str, str], *, auto: bool) -> RunState:
-    # the run id exists once the first state is saved: pick it up from the first event
-    unsubscribe = engine.subscribe(lambda e: current.setdefault("run_id", e.run_id))
-    try:
-        return await engine.start(question, db, auto=auto)
-    finally:
-        unsubscribe()
+async def _sample(session: Session, database: str) -> None:
+    """The sample database is built from the bundled laws on its first use (Ctrl+C stops it, resumable)."""
+    if database != SAMPLE_DB or SAMPLE_DB in local_databases(session.paths) or session.settings.kb.mode == "server":
+        return
+    err(f"setting up the '{SAMPLE_DB}' database from the bundled laws (first use only)…")
+    cancel = CancelToken()
+    with interruptible(cancel):
+        await session.library.ingest(SAMPLE_DB, [], ProgressPrinter(), cancel)
 
 
-async def _converse(engine: ResearchEngine, state: RunState, responder: Responder, out: Path | None) -> RunState:
+async def _converse(session: Session, state: RunState, responder: Responder, out: Path | None) -> RunState:
     """Answer the checkpoints until the run stops, or the responder has nothing more to say."""
     while True:
         if out:
-            write_outputs(out, state, engine.events(state.run_id))
+            write_outputs(out, state, await session.events(state.run_id))
         if state.status != "waiting" or state.pending is None:
             return state
         if state.pending.kind == "answer":
             reply: Answers = responder.answer(state)
             if reply is None:
                 return state
-            state = await engine.answer(state.run_id, reply)
+            state = await session.answer(state.run_id, reply)
             continue
         command = responder.plan_command(state)
         if command is None:
             return state
         try:
-            state = await _plan_command(engine, state, command)
+            state = await _plan_command(session, state, command)
         except CommandError as exc:
             err(f"cannot do that: {exc}\n{PLAN_HELP}")
             if responder.replaying:
                 raise
 
 
-async def _plan_command(engine: ResearchEngine, state: RunState, line: str) -> RunState:
+async def _plan_command(session: Session, state: RunState, line: str) -> RunState:
     verb, _, rest = line.strip().partition(" ")
     verb = verb.lower() or "approve"
     run = state.run_id
     try:
         if verb in ("approve", "ok", "yes"):
-            return await engine.approve(run)
+            return await session.approve(run)
         if verb == "add":
-            return await engine.add_todo(run, rest)
+            return await session.add_todo(run, rest)
         if verb == "edit":
             number, _, task = rest.partition(" ")
-            return await engine.edit_todo(run, int(number), task=task)
+            return await session.edit_todo(run, int(number), task=task)
         if verb == "remove":
-            return await engine.remove_todo(run, int(rest))
+            return await session.remove_todo(run, int(rest))
         if verb == "move":
             number, _, position = rest.partition(" ")
-            return await engine.move_todo(run, int(number), int(position))
+            return await session.move_todo(run, int(number), int(position))
         if verb == "replan":
-            return await engine.replan(run, rest)
+            return await session.replan(run, rest)
         if verb == "show":
             return state
     except ValueError as exc:

@@ -9,10 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from desktop.cli.console import err
-from desktop.engine import events as ev
-from desktop.engine.narrate import describe
-from desktop.engine.state import RunState
-from desktop.engine.steps.plan import show
+from desktop.service import RunState, describe
+from desktop.service import events as ev
+from desktop.service import plan_text as show
 from desktop.report.export import ExportError, export_all, write_atomic, write_audit
 
 Answers = str | None

@@ -1,6 +1,6 @@
 """The runner: drives a run step by step, persists after every step, publishes events, and takes the
-user's commands at the checkpoints. The CLI and the desktop bridge command and read runs through this
-class (only ``rabbithole runs`` lists the store without one). It lives on one event loop, with the
+user's commands at the checkpoints. The service's ``Session`` owns it and commands it for the CLI
+and the window's bridge. It lives on one event loop, with the
 knowledge bases it reads (``KnowledgeBases``) and the LLM client."""
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ from desktop.engine.state import RunState, now
 from desktop.engine.step_context import CALLS, StepContext, collect_call
 from desktop.engine.steps import clarify, drift, gathering, plan, quality, report, research, synthesis
 from desktop.engine.store import RunStore, RunSummary
-from desktop.kb.database import KnowledgeBase
 from desktop.kb.errors import KbError
 from desktop.llm.protocol import LlmBackend
 from desktop.llm.types import LlmError, LlmUnavailable
 from desktop.settings import ResearchSettings
 
 StepFn = Callable[[StepContext], Awaitable[str]]
+StateWatcher = Callable[[RunState, list[ev.Event]], None]
 
 STEPS: dict[str, StepFn] = {
     "clarify.start": clarify.start,
@@ -55,16 +55,15 @@ class CommandError(ValueError):
 
 
 class ResearchEngine:
-    def __init__(self, store: RunStore, llm: LlmBackend, kbs: KnowledgeBases | Callable[[str], KnowledgeBase],
-                 settings: ResearchSettings) -> None:
-        """``kbs``: the loop's knowledge bases (their owner closes them), or a function that opens one
-        (the engine then owns what it opens: ``aclose``)."""
+    def __init__(self, store: RunStore, llm: LlmBackend, kbs: KnowledgeBases, settings: ResearchSettings) -> None:
+        """``kbs``: the knowledge bases of the engine's loop; their owner (the service's ``Session``) opens
+        and closes them, and the LLM client."""
         self.store = store
         self.llm = llm
-        self._owns_kbs = not isinstance(kbs, KnowledgeBases)
-        self.kbs = kbs if isinstance(kbs, KnowledgeBases) else KnowledgeBases(kbs)
+        self.kbs = kbs
         self.settings = settings
         self._subscribers: list[ev.Subscriber] = []
+        self._watchers: list[StateWatcher] = []
         self._running: dict[str, asyncio.Task[str]] = {}
         self._driving: set[asyncio.Task[object]] = set()  # the commands driving a run right now
         self._cancelled: set[str] = set()
@@ -78,6 +77,13 @@ class ResearchEngine:
         self._subscribers.append(subscriber)
         return lambda: self._subscribers.remove(subscriber)
 
+    def watch(self, watcher: StateWatcher) -> Callable[[], None]:
+        """``watcher(state, events)`` after every save, on the engine's loop: the run as saved, with the events
+        saved with it. The state is the engine's snapshot: never changed after it is handed out, and not to be
+        changed by a watcher (the window builds its views from it instead of reloading the run)."""
+        self._watchers.append(watcher)
+        return lambda: self._watchers.remove(watcher)
+
     def runs(self) -> list[RunSummary]:
         return self.store.runs()
 
@@ -88,24 +94,22 @@ class ResearchEngine:
         """Everything the run recorded, in order: its audit trail."""
         return self.store.events(run_id)
 
-    async def aclose(self) -> None:
-        """Stop what runs (each run stays resumable) and close the knowledge bases the engine opened."""
-        await self.stop()
-        if self._owns_kbs:
-            await self.kbs.close_all()
-            self.kbs.threads.shutdown()
-
     # --- starting and continuing -----------------------------------------------------------------
 
-    async def start(self, question: str, database: str, *, auto: bool = False) -> RunState:
-        """A new run; ``auto`` (headless) skips the questions nobody would answer."""
+    async def create(self, question: str, database: str, *, auto: bool = False) -> RunState:
+        """A new run, saved and not yet started (``resume`` drives it): its id is known at once. ``auto``
+        (headless) skips the questions nobody would answer."""
         if not question.strip():
             raise CommandError("the research question is empty")
         await self.kbs.get(database)  # a missing database fails here, before a run exists
         state = RunState(run_id=uuid.uuid4().hex[:12], question=question.strip(), database=database,
-                         settings=self.settings.model_copy(), model=self.llm.model, auto=auto)
+                         settings=self.settings, model=self.llm.model, auto=auto)
         self._save(state, [])
-        return await self._drive(state)
+        return state
+
+    async def start(self, question: str, database: str, *, auto: bool = False) -> RunState:
+        """A new run, driven to its first checkpoint (``create``, then the steps)."""
+        return await self._drive(await self.create(question, database, auto=auto))
 
     async def resume(self, run_id: str) -> RunState:
         state = self.store.load(run_id)
@@ -284,6 +288,11 @@ class ResearchEngine:
 
     def _save(self, state: RunState, events: list[ev.Event]) -> None:
         self.store.save(state, events)
+        for watcher in list(self._watchers):
+            try:
+                watcher(state, events)
+            except Exception:  # as for subscribers below
+                log.exception("a state watcher failed on run %s", state.run_id)
         for event in events:
             for subscriber in list(self._subscribers):
                 try:

@@ -1,40 +1,69 @@
-"""The window's workspace: the one owner of the knowledge bases, the run store, the LLM client and the
-research engine made of them, living on the engine's event loop. Every method is called on that loop;
-anything else (the window's bridge) asks through it, so nothing is opened twice or closed while in use."""
+"""The session: the one owner of the knowledge bases, the run store, the LLM client and the research engine
+made of them, living on one event loop (docs/architecture.md §5). The window's bridge and the command line
+are adapters over it: every method is a coroutine called on that loop, and blocking work runs in the
+session's counted worker threads, so nothing is opened twice, read from a thread nobody waits for, or
+closed while in use."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TypeVar
 
 from desktop.engine import events as ev
 from desktop.engine.resources import KnowledgeBases, ThreadCalls
-from desktop.engine.runner import ResearchEngine
+from desktop.engine.runner import ResearchEngine, StateWatcher
 from desktop.engine.state import RunState
 from desktop.engine.store import RunStore, RunSummary
 from desktop.kb.database import KnowledgeBase
 from desktop.llm.factory import make_backend
 from desktop.llm.protocol import LlmBackend
+from desktop.llm.types import Health, ModelInfo, PullProgress
 from desktop.paths import AppPaths
-from desktop.settings import Settings
+from desktop.report.export import export_all
+from desktop.service.library import Library
+from desktop.settings import LlmSettings, Settings
 
 T = TypeVar("T")
 
 
-class Workspace:
+class Session:
     def __init__(self, paths: AppPaths, settings: Settings, runs_file: Path | None = None) -> None:
         self.paths = paths
-        self.settings = settings
-        self.store = RunStore(runs_file or paths.runs_file)
+        self._settings = settings
+        self._runs_file = runs_file or paths.runs_file
+        self._store: RunStore | None = None
         self.threads = ThreadCalls()
         self.kbs = KnowledgeBases(self._open_kb, self.threads)
+        self.library = Library(paths, lambda: self._settings, self.kbs)
         self._llm: LlmBackend | None = None
         self._engine: ResearchEngine | None = None
         self._subscribers: list[ev.Subscriber] = []
+        self._watchers: list[StateWatcher] = []
+
+    async def __aenter__(self) -> Session:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    @property
+    def store(self) -> RunStore:
+        """The run store, opened on first use (listing models or databases creates no runs file)."""
+        if self._store is None:
+            self._store = RunStore(self._runs_file)
+        return self._store
+
+    @property
+    def settings(self) -> Settings:
+        """The settings in use: a value replaced whole by ``apply``, never changed in place."""
+        return self._settings
 
     def _open_kb(self, name: str) -> KnowledgeBase:
-        return KnowledgeBase.open(self.paths, self.settings, name)
+        return KnowledgeBase.open(self.paths, self._settings, name)
+
+    # --- observation -----------------------------------------------------------------------------
 
     def subscribe(self, subscriber: ev.Subscriber) -> None:
         """Engine events for ``subscriber``, from this engine and every one made after a settings change."""
@@ -42,43 +71,131 @@ class Workspace:
         if self._engine is not None:
             self._engine.subscribe(subscriber)
 
+    def watch(self, watcher: StateWatcher) -> None:
+        """Each run's state as saved, with its events (``ResearchEngine.watch``), from every engine."""
+        self._watchers.append(watcher)
+        if self._engine is not None:
+            self._engine.watch(watcher)
+
     def engine(self) -> ResearchEngine:
         """The research engine, made on first use with the LLM client of the current settings."""
         if self._engine is None:
-            self._llm = make_backend(self.settings.llm)
-            self._engine = ResearchEngine(self.store, self._llm, self.kbs, self.settings.research)
+            self._llm = make_backend(self._settings.llm)
+            self._engine = ResearchEngine(self.store, self._llm, self.kbs, self._settings.research)
             for subscriber in self._subscribers:
                 self._engine.subscribe(subscriber)
+            for watcher in self._watchers:
+                self._engine.watch(watcher)
         return self._engine
 
+    # --- runs --------------------------------------------------------------------------------------
+
     async def runs(self) -> list[RunSummary]:
-        return await self.threads.run(self.engine().runs)
+        return await self.threads.run(self.store.runs)
 
     async def load(self, run_id: str) -> RunState:
         """A run's saved state, read in a worker thread (a long run's state is large)."""
-        return await self.threads.run(self.engine().load, run_id)
+        return await self.threads.run(self.store.load, run_id)
+
+    async def events(self, run_id: str) -> list[ev.Event]:
+        """Everything the run recorded, in order: its audit trail."""
+        return await self.threads.run(self.store.events, run_id)
+
+    async def start(self, question: str, database: str, *, auto: bool = False) -> str:
+        """A new run, saved and not yet started: its id at once (``resume`` drives it)."""
+        return (await self.engine().create(question, database, auto=auto)).run_id
+
+    async def resume(self, run_id: str) -> RunState:
+        """Drive a run (a new one, or one stopped, failed or cancelled) to its next checkpoint."""
+        return await self.engine().resume(run_id)
+
+    async def answer(self, run_id: str, text: str | None, end: bool = False) -> RunState:
+        return await self.engine().answer(run_id, text, end=end)
+
+    async def add_todo(self, run_id: str, task: str, context: str = "") -> RunState:
+        return await self.engine().add_todo(run_id, task, context)
+
+    async def edit_todo(self, run_id: str, todo_id: int, task: str | None = None,
+                        context: str | None = None) -> RunState:
+        return await self.engine().edit_todo(run_id, todo_id, task, context)
+
+    async def remove_todo(self, run_id: str, todo_id: int) -> RunState:
+        return await self.engine().remove_todo(run_id, todo_id)
+
+    async def move_todo(self, run_id: str, todo_id: int, position: int) -> RunState:
+        return await self.engine().move_todo(run_id, todo_id, position)
+
+    async def replan(self, run_id: str, feedback: str) -> RunState:
+        return await self.engine().replan(run_id, feedback)
+
+    async def approve(self, run_id: str) -> RunState:
+        return await self.engine().approve(run_id)
+
+    async def skip_task(self, run_id: str, task_id: int) -> RunState | None:
+        return await self.engine().skip_task(run_id, task_id)
+
+    def cancel(self, run_id: str) -> None:
+        """Stop a run at once; it stays resumable from before the step in flight."""
+        if self._engine is not None:
+            self._engine.cancel(run_id)
+
+    async def export(self, run_id: str, out_dir: Path, fmt: str = "all", stem: str = "report") -> dict[str, Path]:
+        """Write a run's report (one format, or "all" with the audit trail) into ``out_dir``, the files named
+        ``stem`` + extension, in a worker thread."""
+        store = self.store
+
+        def export() -> dict[str, Path]:
+            state = store.load(run_id)
+            if state.later.report is None:
+                raise ValueError("this run has no report yet")
+            if fmt != "all":
+                return export_all(state.later.report, out_dir, formats=[fmt], stem=stem)
+            return export_all(state.later.report, out_dir, ev.audit_records(store.events(run_id)), stem=stem)
+
+        return await self.threads.run(export)
+
+    # --- the LLM server ----------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def _server(self, llm: LlmSettings | None) -> AsyncIterator[LlmBackend]:
+        """A client of its own for one server call (``llm`` as typed in the settings, or the configured
+        one), closed after it: the engine's client stays with the engine."""
+        backend = make_backend(llm or self._settings.llm)
+        try:
+            yield backend
+        finally:
+            await backend.aclose()
+
+    async def llm_health(self, llm: LlmSettings | None = None) -> Health:
+        async with self._server(llm) as backend:
+            return await backend.health()
+
+    async def models(self, llm: LlmSettings | None = None) -> list[ModelInfo]:
+        async with self._server(llm) as backend:
+            return await backend.list_models()
+
+    async def pull(self, model: str, llm: LlmSettings | None = None) -> AsyncIterator[PullProgress]:
+        """Download a model to the server, step by step; closing the iterator stops it."""
+        async with self._server(llm) as backend:
+            async for step in backend.pull(model):
+                yield step
+
+    # --- settings and closing ------------------------------------------------------------------------
 
     async def in_thread(self, fn: Callable[[], T]) -> T:
         return await self.threads.run(fn)
-
-    async def run(self, database: str, fn: Callable[[KnowledgeBase], T]) -> T:
-        """``fn(kb)`` in a worker thread on the named knowledge base (opened once, here)."""
-        return await self.kbs.use(database, fn)
-
-    async def without(self, database: str, fn: Callable[[], T]) -> T:
-        """``fn()`` in a worker thread while the named database is closed here (deleting or building it)."""
-        return await self.kbs.without(database, fn)
 
     async def apply(self, settings: Settings) -> None:
         """Use new settings: a running step is cancelled and awaited (its run stays resumable) before the
         LLM client and the knowledge bases close; the next use opens them with the new settings."""
         await self._close()
-        self.settings = settings
+        self._settings = settings
 
     async def aclose(self) -> None:
         await self._close()
         self.threads.shutdown()
-        self.store.close()
+        if self._store is not None:
+            self._store.close()
 
     async def _close(self) -> None:
         engine, llm, self._engine, self._llm = self._engine, self._llm, None, None

@@ -41,7 +41,8 @@ class WindowHost(QObject):
         """Save the choice, install the translation and replace the window; the bridge, its run and its
         knowledge bases carry on untouched."""
         old = self.window
-        self.bridge.settings.ui.language = language
+        # a new value, not apply_settings: that would stop a running step, and the session never reads the language
+        self.bridge.settings = self.bridge.settings.changed(ui={"language": language})
         save_settings(self.paths, self.bridge.settings)
         i18n.install(self.app, language)
         new = self.open()

@@ -1,5 +1,5 @@
 """Engine fixtures: the fake Ollama server answering as a scripted research LLM, the sample database,
-and an engine wired like the CLI wires it — nothing inside the engine is replaced."""
+and an engine owned by the service's session, as the CLI and the window get it — nothing inside is replaced."""
 
 from __future__ import annotations
 
@@ -16,9 +16,7 @@ from support.research_llm import ResearchLLM
 
 from desktop.engine import events as ev
 from desktop.engine.runner import ResearchEngine
-from desktop.engine.store import RunStore
-from desktop.kb.database import KnowledgeBase
-from desktop.llm.factory import make_backend
+from desktop.service import Session
 from desktop.settings import Settings
 
 MODEL = "research-test:latest"
@@ -37,11 +35,7 @@ def fake_llm(research_llm: ResearchLLM) -> Iterator[FakeOllama]:
 
 @pytest.fixture
 def engine_settings(fake_llm: FakeOllama) -> Settings:
-    s = Settings()
-    s.llm.host = fake_llm.url
-    s.llm.model = MODEL
-    s.llm.timeout_s = 20
-    return s
+    return Settings().changed(llm={"host": fake_llm.url, "model": MODEL, "timeout_s": 20})
 
 
 class Harness:
@@ -56,17 +50,9 @@ class Harness:
 
     @asynccontextmanager
     async def session(self) -> AsyncIterator[ResearchEngine]:
-        store = RunStore(self.store_file)
-        llm = make_backend(self.settings.llm)
-        engine = ResearchEngine(store, llm, lambda name: KnowledgeBase.open(self.paths, self.settings, name),
-                                self.settings.research)
-        engine.subscribe(self.events.append)
-        try:
-            yield engine
-        finally:
-            await engine.aclose()
-            await llm.aclose()
-            store.close()
+        async with Session(self.paths, self.settings, self.store_file) as session:
+            session.subscribe(self.events.append)
+            yield session.engine()
 
     def run(self, scenario: Callable[[ResearchEngine], Awaitable[Any]]) -> Any:
         async def main() -> Any:

@@ -70,8 +70,8 @@ def test_english_run_and_answer_language(harness) -> None:  # noqa: ANN001
     assert state.plan and state.plan.items[0].task == QUESTION_EN
 
 
-def test_max_rounds_and_token_budget(harness, engine_settings) -> None:  # noqa: ANN001
-    engine_settings.research.max_rounds = 2
+def test_max_rounds_and_token_budget(harness) -> None:  # noqa: ANN001
+    harness.settings = harness.settings.changed(research={"max_rounds": 2})
 
     async def rounds(engine):  # noqa: ANN001, ANN202
         state = await engine.start(QUESTION_EN, "Sample")
@@ -82,8 +82,8 @@ def test_max_rounds_and_token_budget(harness, engine_settings) -> None:  # noqa:
     state = harness.run(rounds)
     assert state.clarification.termination == "max_rounds" and state.pending.kind == "approve_plan"
 
-    engine_settings.research.max_rounds = 5
-    engine_settings.research.clarify_token_budget = 1000  # spent by the first round's calls
+    # a token budget spent by the first round's calls
+    harness.settings = harness.settings.changed(research={"max_rounds": 5, "clarify_token_budget": 1000})
 
     async def budget(engine):  # noqa: ANN001, ANN202
         state = await engine.start(QUESTION_EN, "Sample")
@@ -115,8 +115,8 @@ def test_convergence_is_suggested_not_forced(harness, research_llm) -> None:  # 
     assert harness.of(ev.QuestionsAsked)[-1].suggest_end
 
 
-def test_plan_edits_replan_and_limits(harness, research_llm, engine_settings) -> None:  # noqa: ANN001
-    engine_settings.research.plan_max_items = 6
+def test_plan_edits_replan_and_limits(harness, research_llm) -> None:  # noqa: ANN001
+    harness.settings = harness.settings.changed(research={"plan_max_items": 6})
 
     async def scenario(engine):  # noqa: ANN001, ANN202
         state = await engine.start(QUESTION_EN, "Sample")
@@ -152,14 +152,14 @@ def test_plan_edits_replan_and_limits(harness, research_llm, engine_settings) ->
     assert research_llm.calls["PlanProposal"] == 2 and state.pending.kind == "approve_plan"
 
 
-def test_a_plan_longer_than_asked_for_is_cut_to_the_setting(harness, research_llm, engine_settings) -> None:  # noqa: ANN001
+def test_a_plan_longer_than_asked_for_is_cut_to_the_setting(harness, research_llm) -> None:  # noqa: ANN001
     tasks = ["Find the dose limit for apprentices", "Check exceptions granted by the authority",
              "Identify the competent authority", "Find the definition of occupational exposure",
              "Check deadlines for dose records", "Find the rules for pregnant workers",
              "Check medical surveillance duties", "Find limits for the lens of the eye", "Check the career dose limit"]
     research_llm.overrides["PlanProposal"] = {"answerable": True, "reason": "", "items": [
         {"task": t, "context": "", "subtasks": []} for t in tasks]}
-    engine_settings.research.plan_max_initial = 4
+    harness.settings = harness.settings.changed(research={"plan_max_initial": 4})
 
     async def scenario(engine):  # noqa: ANN001, ANN202
         state = await engine.start(QUESTION_EN, "Sample")

@@ -122,9 +122,9 @@ def test_a_quote_is_cut_word_for_word_from_the_excerpt(harness, research_llm) ->
         assert all(q.verified and q.match == "exact" and q.proposed in chunk_text and q.rects for q in finding.quotes)
 
 
-def test_reference_from_strlschv_is_followed_to_the_right_section_of_atg(harness, research_llm, engine_settings) -> None:  # noqa: ANN001
+def test_reference_from_strlschv_is_followed_to_the_right_section_of_atg(harness, research_llm) -> None:  # noqa: ANN001
     # one task that finds § 12 StrlSchV: "… soweit eine Genehmigung nach § 3 Absatz 1 des Atomgesetzes vorliegt …"
-    engine_settings.research.max_chunks_per_task = 2
+    harness.settings = harness.settings.changed(research={"max_chunks_per_task": 2})
     research_llm.overrides["PlanProposal"] = {"answerable": True, "reason": "", "items": []}
     research_llm.overrides["ClarificationResult"] = {
         "research_queries": ["Versandstück Freigrenzen Anlage 4 Genehmigung Verbringung nicht erforderlich"],
@@ -203,7 +203,7 @@ def test_low_quality_gets_one_focused_revision(harness, research_llm) -> None:  
     assert research_llm.calls["QualityAnswer"] == 2  # one revision, not a loop
 
 
-def test_interactive_retrieval_serves_requests_and_rejects_bad_ones(harness, research_llm, engine_settings) -> None:  # noqa: ANN001
+def test_interactive_retrieval_serves_requests_and_rejects_bad_ones(harness, research_llm) -> None:  # noqa: ANN001
     first = {"readings": [], "requests": [
         {"kind": "neighbours", "source": "S1"},
         {"kind": "keyword", "doc": "StrlSchG", "query": "Berufslebensdosis"},
@@ -214,7 +214,7 @@ def test_interactive_retrieval_serves_requests_and_rejects_bad_ones(harness, res
     research_llm.once["ExtractionBatch"] = [first]
     # one batch at a time: with several in flight, whichever reached the server first got the requests, and its
     # S1 was at times a short chunk shown whole (nothing more for "neighbours" to serve)
-    engine_settings.research.extract_concurrency = 1
+    harness.settings = harness.settings.changed(research={"extract_concurrency": 1})
     state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
     calls = [c for c in harness.of(ev.LlmCall) if c.purpose == "research.extract"]
     follow_up = next(c for c in calls if len(c.messages) > 2)
@@ -233,9 +233,9 @@ def test_interactive_retrieval_serves_requests_and_rejects_bad_ones(harness, res
     assert len(read) == len(set(read))  # a passage read for a task in part and whole is one finding
 
 
-def test_skip_a_task_and_concurrent_extraction(harness, research_llm, fake_llm, engine_settings) -> None:  # noqa: ANN001
-    engine_settings.llm.concurrency = 4
-    engine_settings.research.extract_batch = 2  # 8 chunks of a task: four calls of two
+def test_skip_a_task_and_concurrent_extraction(harness, research_llm, fake_llm) -> None:  # noqa: ANN001
+    harness.settings = harness.settings.changed(
+        llm={"concurrency": 4}, research={"extract_batch": 2})  # 8 chunks of a task: four calls of two
     research_llm.overrides["ExtractionBatch"] = lambda req: replies.slow(0.4, research_llm.extraction("de", req.body))
 
     async def scenario(engine):  # noqa: ANN001, ANN202
@@ -362,13 +362,13 @@ def test_english_report(harness, question: str) -> None:  # noqa: ANN001
     assert state.later.report.language == "en" and state.later.report.answer.startswith(TEXTS["en"]["answer"])
 
 
-def test_a_model_that_gives_no_usable_answers_does_not_stop_the_run(harness, research_llm, engine_settings) -> None:  # noqa: ANN001
+def test_a_model_that_gives_no_usable_answers_does_not_stop_the_run(harness, research_llm) -> None:  # noqa: ANN001
     """A weak model (seen with a tiny real one) fails some calls even after retries: the run goes on
     with what it has, says so in warnings, and still writes a report."""
     for title in ("FollowUpQuestions", "DriftScores", "QualityAnswer"):
         research_llm.overrides[title] = replies.invalid_json()
     # the first two batches (read one after the other, each tried 3 times) are lost
-    engine_settings.research.extract_concurrency = 1
+    harness.settings = harness.settings.changed(research={"extract_concurrency": 1})
     research_llm.once["ExtractionBatch"] = [replies.invalid_json()] * 6
 
     async def scenario(engine):  # noqa: ANN001, ANN202
@@ -418,15 +418,14 @@ def test_a_text_the_server_cut_at_its_length_limit_ends_on_a_whole_word() -> Non
     assert render(whole, [source], "de").markdown == "Die Dosimeter sind nach Ablauf eines Monats einzureichen [1]."
 
 
-def test_a_verified_quote_that_answers_the_question_is_never_dropped_by_the_drift_filter(harness, research_llm,  # noqa: ANN001
-                                                                                        engine_settings) -> None:  # noqa: ANN001
+def test_a_verified_quote_that_answers_the_question_is_never_dropped_by_the_drift_filter(harness, research_llm) -> None:  # noqa: ANN001
     """Seen with a 1.5B model: the only finding stood on the page that answers the question, with a verified
     quote holding the figure, but the model's reading of it was wrong; the drift filter judged the reading and
     dropped it, and the report said "no evidence". The filter reads the quote first now, and the engine keeps a
     finding whose quote holds what the question asks for, whatever the score. Its reasons and warning are in the
     report's language."""
     research_llm.off_topic = ", p. "  # the model scores every finding 0
-    engine_settings.research.drift_warn_share = 0.0  # any finding set aside is warned of
+    harness.settings = harness.settings.changed(research={"drift_warn_share": 0.0})  # any finding set aside is warned of
     research_llm.overrides["DriftScores"] = lambda request: replies.as_json({
         "scores": [research_llm.drift_score(i, prompt_text(request.body))
                    for i in re.findall(r"^\[(F\d+)\]", prompt_text(request.body), re.M)],

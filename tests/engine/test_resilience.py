@@ -23,8 +23,7 @@ pytestmark = pytest.mark.slow
 
 
 def _run(paths, fake: FakeOllama, question: str, out: Path, capsys) -> tuple[int, dict, str]:  # noqa: ANN001
-    settings = Settings()
-    settings.llm.retry_backoff_s = 0.05  # the real schedule, shortened for the test
+    settings = Settings().changed(llm={"retry_backoff_s": 0.05})  # the real schedule, shortened for the test
     save_settings(paths, settings)
     code = main(["research", question, "--db", "Sample", "--auto", "--json", "--out", str(out), "--llm-host",
                  fake.url, "--model", "research-test", "--data-dir", str(paths.data_dir)])
@@ -81,8 +80,7 @@ def test_an_unreachable_server_pauses_the_run_resumably(sample_paths, tmp_path, 
     fake = FakeOllama([chat_model(MODEL, "qwen3", 32768)], responder=ResearchLLM()).start()
     url = fake.url
     fake.stop()  # nothing listens there any more
-    settings = Settings()
-    settings.llm.retry_backoff_s, settings.llm.transient_retries = 0.05, 2
+    settings = Settings().changed(llm={"retry_backoff_s": 0.05, "transient_retries": 2})
     save_settings(paths, settings)
     code = main(["research", QUESTION_EN, "--db", "Sample", "--auto", "--json", "--llm-host", url, "--model",
                  "research-test", "--data-dir", str(paths.data_dir)])
@@ -97,8 +95,7 @@ def test_an_unreachable_server_pauses_the_run_resumably(sample_paths, tmp_path, 
     assert events[-1].type == "error" and "paused" in events[-1].message
     # the server is back: the same run goes on to its report
     with FakeOllama([chat_model(MODEL, "qwen3", 32768)], responder=ResearchLLM()) as again:
-        settings.llm.host = again.url
-        save_settings(paths, settings)
+        save_settings(paths, settings.changed(llm={"host": again.url}))
         code = main(["research", "--resume", summary["run_id"], "--auto", "--json", "--llm-host", again.url,
                      "--model", "research-test", "--data-dir", str(paths.data_dir)])
     assert code == 0 and json.loads(capsys.readouterr().out)["status"] == "done"

@@ -1,4 +1,4 @@
-"""One owner for the knowledge bases and the LLM client: the workspace on the engine's loop.
+"""One owner for the knowledge bases and the LLM client: the service's session on the engine's loop.
 
 Real knowledge bases (Chroma, SQLite FTS5, the offline embedder), the real research engine and the
 real ``ollama`` client against the fake server; nothing inside is replaced."""
@@ -18,8 +18,9 @@ from support.research_llm import QUESTION_EN
 
 from desktop.engine import events as ev
 from desktop.engine.resources import KnowledgeBases, ThreadCalls
+from desktop.engine.state import RunState
 from desktop.engine.store import RunStore
-from desktop.engine.workspace import Workspace
+from desktop.service import Session
 from desktop.kb.search import lexical
 from desktop.kb.database import CATALOG_FILE, KnowledgeBase
 from desktop.paths import AppPaths
@@ -137,14 +138,13 @@ def test_new_settings_stop_a_running_step_and_the_run_resumes(sample_paths, engi
     events: list[ev.Event] = []
 
     async def main() -> tuple[str, float, int, str]:
-        ws = Workspace(paths, engine_settings, tmp_path / "runs.sqlite")
+        ws = Session(paths, engine_settings, tmp_path / "runs.sqlite")
         ws.subscribe(events.append)
         run = asyncio.create_task(ws.engine().start(QUESTION_EN, "Sample"))
         while not any(isinstance(e, ev.ChunksRetrieved) for e in events):
             await asyncio.sleep(0.02)
         started = time.monotonic()
-        changed = engine_settings.model_copy(deep=True)
-        changed.research.max_rounds = 5
+        changed = engine_settings.changed(research={"max_rounds": 5})
         await ws.apply(changed)  # returns once the step is stopped and everything is closed
         waited = time.monotonic() - started
         stopped = (await run).status
@@ -162,5 +162,49 @@ def store_status(tmp_path: Path, run_id: str) -> str:
     store = RunStore(tmp_path / "runs.sqlite")
     try:
         return store.load(run_id).status
+    finally:
+        store.close()
+
+
+def test_a_new_run_has_its_id_before_the_model_is_asked(sample_paths, engine_settings: Settings,  # noqa: ANN001
+                                                        research_llm, fake_llm, tmp_path: Path) -> None:
+    """Starting a run returns its id at once, saved and not yet driven (the window shows it from there);
+    ``resume`` then drives it to its first checkpoint."""
+    paths, _ = sample_paths
+
+    async def main() -> tuple[str, int, str, int, str]:
+        async with Session(paths, engine_settings, tmp_path / "runs.sqlite") as session:
+            run_id = await session.start(QUESTION_EN, "Sample")
+            saved = await session.load(run_id)
+            asked = len(fake_llm.requests)
+            state = await session.resume(run_id)
+            return run_id, saved.steps, saved.status, asked, state.status
+
+    run_id, steps, status, asked, after = asyncio.run(main())
+    assert len(run_id) == 12 and steps == 0 and status == "running" and asked == 0
+    assert after == "waiting" and store_status(tmp_path, run_id) == "waiting"
+
+
+def test_watchers_get_every_saved_state_with_its_events(sample_paths, engine_settings: Settings,  # noqa: ANN001
+                                                        research_llm, tmp_path: Path) -> None:
+    """The engine hands each state it saves to its watchers, with the events saved with it: what the window
+    shows is that snapshot, the same as the store holds, never changed afterwards."""
+    paths, _ = sample_paths
+    seen: list[tuple[RunState, list[ev.Event]]] = []
+
+    async def main() -> RunState:
+        async with Session(paths, engine_settings, tmp_path / "runs.sqlite") as session:
+            session.watch(lambda state, events: seen.append((state, list(events))))
+            return await session.resume(await session.start(QUESTION_EN, "Sample"))
+
+    final = asyncio.run(main())
+    copies = [(state.model_dump_json(), events) for state, events in seen]
+    assert seen and seen[-1][0].model_dump_json() == final.model_dump_json()
+    assert [s.steps for s, _ in seen] == sorted(s.steps for s, _ in seen)  # in the order they were saved
+    assert any(isinstance(e, ev.PhaseStarted) for _, events in seen for e in events)
+    assert [(s.model_dump_json(), e) for s, e in seen] == copies  # no snapshot changed after it was handed out
+    store = RunStore(tmp_path / "runs.sqlite")
+    try:
+        assert store.load(final.run_id).model_dump_json() == final.model_dump_json()
     finally:
         store.close()

@@ -167,13 +167,15 @@ def test_wrong_language_questions_are_kept_when_the_model_cannot_do_better(harne
                for w in harness.of(ev.Warning))
 
 
-def test_a_task_stops_reading_when_a_full_batch_helped_nothing(harness, research_llm, engine_settings) -> None:  # noqa: ANN001
+def test_a_task_stops_reading_when_a_full_batch_helped_nothing(harness, research_llm) -> None:  # noqa: ANN001
     """Search results come best first: after a batch of them that helped nothing, the rest is not read
     (a small model on a CPU spends half a minute a batch). One or two findings are their own summary."""
-    engine_settings.research.extract_concurrency = 1  # one batch a step: the first decides
-    engine_settings.research.extract_batch = 3  # tasks of up to 6 excerpts: two batches each
-    engine_settings.research.max_chunks_per_task = 6
-    engine_settings.research.reference_depth = 0
+    harness.settings = harness.settings.changed(research={
+        "extract_concurrency": 1,  # one batch a step: the first decides
+        "extract_batch": 3,  # tasks of up to 6 excerpts: two batches each
+        "max_chunks_per_task": 6,
+        "reference_depth": 0,
+    })
 
     def extraction(request):  # noqa: ANN001, ANN202
         body = request.body
@@ -189,7 +191,7 @@ def test_a_task_stops_reading_when_a_full_batch_helped_nothing(harness, research
     research_llm.plan_items = 1
     state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
     task0, task1 = state.later.research.tasks
-    batch = engine_settings.research.extract_batch
+    batch = harness.settings.research.extract_batch
     assert batch <= task0.extracted < batch + 2 and task0.skipped_unhelpful > 0  # stopped after a batch's worth
     assert task1.extracted > batch and task1.skipped_unhelpful == 0
     assert any(w.message.startswith(f"task 0: none of the {task0.extracted} excerpts just read helped")
@@ -221,12 +223,11 @@ def test_without_an_answer_of_the_user_clarification_ends_without_restating_the_
     assert state.anchor.original_query == QUESTION_DE and state.anchor.scope == ""
 
 
-def test_a_slow_server_reads_fewer_excerpts_within_the_time_budget(harness, research_llm, engine_settings) -> None:  # noqa: ANN001
+def test_a_slow_server_reads_fewer_excerpts_within_the_time_budget(harness, research_llm) -> None:  # noqa: ANN001
     """The fake server writes 40 tokens/s; a budget of 8 s is to it what a few minutes are to a 1.5B model
     on two CPU cores. The question itself keeps the larger share of the reading."""
     research_llm.plan_items = 3
-    engine_settings.research.reference_depth = 0
-    engine_settings.research.time_budget_s = 8
+    harness.settings = harness.settings.changed(research={"reference_depth": 0, "time_budget_s": 8})
     state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
     tasks, research = state.later.research.tasks, state.later.research
     read = {t.task_id: t.extracted for t in tasks}
@@ -248,19 +249,17 @@ def test_a_slow_server_reads_fewer_excerpts_within_the_time_budget(harness, rese
     assert any(isinstance(e, ev.QualityChecked) and not e.rated for e in harness.events)
 
 
-def test_with_time_left_the_model_may_ask_for_more_text_and_rates_its_answer(harness, research_llm,  # noqa: ANN001
-                                                                           engine_settings) -> None:  # noqa: ANN001
-    engine_settings.research.time_budget_s = 0  # no limit
+def test_with_time_left_the_model_may_ask_for_more_text_and_rates_its_answer(harness, research_llm) -> None:  # noqa: ANN001
+    harness.settings = harness.settings.changed(research={"time_budget_s": 0})  # no limit
     research_llm.plan_items = 1
     state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
     assert not any(P.NO_TIME_FOR_REQUESTS in c.messages[1]["content"] for c in _calls(harness, "research.extract"))
     assert _calls(harness, "synthesis.quality") and state.later.report.quality.assessed
 
 
-def test_without_a_time_budget_every_task_reads_what_the_settings_allow(harness, research_llm, engine_settings) -> None:  # noqa: ANN001
+def test_without_a_time_budget_every_task_reads_what_the_settings_allow(harness, research_llm) -> None:  # noqa: ANN001
     research_llm.plan_items = 3
-    engine_settings.research.reference_depth = 0
-    engine_settings.research.time_budget_s = 0
+    harness.settings = harness.settings.changed(research={"reference_depth": 0, "time_budget_s": 0})
     state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
     assert all(t.allowance is None for t in state.later.research.tasks)
     estimate = harness.of(ev.EstimateReady)[-1]

@@ -139,9 +139,7 @@ def test_encrypted_with_empty_password_is_ingested(kb: KnowledgeBase, tmp_path: 
 
 
 def test_scanned_pages_warn_without_ocr(app_paths, tmp_path: Path) -> None:  # noqa: ANN001
-    settings = Settings()
-    settings.kb.ingest_workers = 0
-    settings.kb.ocr = False
+    settings = Settings().changed(kb={"ingest_workers": 0, "ocr": False})
     text_pdf = pdfs.statute(tmp_path / "t.pdf", sections=2)
     scan_pdf = pdfs.scanned(tmp_path / "s.pdf")
     mixed = pymupdf.open(text_pdf)
@@ -174,9 +172,7 @@ def test_unreadable_folder_entry_is_reported(kb: KnowledgeBase, tmp_path: Path) 
 
 
 def test_progress_events_and_worker_processes(app_paths, tmp_path: Path) -> None:  # noqa: ANN001
-    settings = Settings()
-    settings.kb.ingest_workers = 2
-    settings.kb.pages_per_task = 3
+    settings = Settings().changed(kb={"ingest_workers": 2, "pages_per_task": 3})
     path = pdfs.statute(tmp_path / "big.pdf", sections=24)  # 13 pages → 5 page ranges over 2 processes
     events: list[IngestProgress] = []
     with KnowledgeBase.open(app_paths, settings, "Workers", create=True) as kb:

@@ -36,8 +36,7 @@ def app_paths(tmp_path: Path) -> AppPaths:
 
 @pytest.fixture
 def settings(settings: Settings, fake: FakeOllama) -> Settings:
-    settings.llm.host = fake.url
-    return settings
+    return settings.changed(llm={"host": fake.url})
 
 
 @pytest.fixture
@@ -77,7 +76,7 @@ def test_e5_models_get_their_prefixes_and_others_do_not(fake: FakeOllama) -> Non
 
 def test_ingest_embeds_every_chunk_and_dense_search_finds_the_right_document(
         app_paths: AppPaths, settings: Settings, fake: FakeOllama, docs: Path) -> None:
-    settings.kb.embed_batch = 4
+    settings = settings.changed(kb={"embed_batch": 4})
     with KnowledgeBase.open(app_paths, settings, "Dense", create=True, embedder="ollama:bge-m3") as kb:
         report = kb.ingest([docs])
         chunks = sum(f.chunks for f in report.files)
@@ -125,7 +124,7 @@ def test_a_dead_server_says_ollama_is_not_running(app_paths: AppPaths, settings:
     assert str(err.value).startswith(f"Ollama is not running at {dead}")
     assert isinstance(err.value.__cause__, ConnectionError)
 
-    settings.llm.host = dead
+    settings = settings.changed(llm={"host": dead})
     with KnowledgeBase.open(app_paths, settings, "Dead", create=True, embedder="ollama:bge-m3") as kb:
         report = kb.ingest([docs])
         assert report.embed_error is not None and f"Ollama is not running at {dead}" in report.embed_error
@@ -146,7 +145,7 @@ def test_reopening_with_another_embedder_is_refused_with_how_to_reindex(app_path
 
 def test_server_dying_mid_ingest_leaves_chunks_pending_until_it_is_back(
         app_paths: AppPaths, settings: Settings, fake: FakeOllama, docs: Path) -> None:
-    settings.kb.embed_batch = 2
+    settings = settings.changed(kb={"embed_batch": 2})
     fake.go_down_after(1, "/api/embed")  # the first batch is embedded, then Ollama dies
     with KnowledgeBase.open(app_paths, settings, "Dies", create=True, embedder="ollama:bge-m3") as kb:
         report = kb.ingest([docs])
@@ -166,7 +165,7 @@ def test_server_dying_mid_ingest_leaves_chunks_pending_until_it_is_back(
 
 def test_the_report_counts_chunks_embedded_before_the_server_died(
         app_paths: AppPaths, settings: Settings, fake: FakeOllama, docs: Path) -> None:
-    settings.kb.embed_batch = 2
+    settings = settings.changed(kb={"embed_batch": 2})
     fake.go_down_after(1, "/api/embed")
     with KnowledgeBase.open(app_paths, settings, "Count", create=True, embedder="ollama:bge-m3") as kb:
         report = kb.ingest([docs])
@@ -175,7 +174,7 @@ def test_the_report_counts_chunks_embedded_before_the_server_died(
 
 def test_hybrid_search_without_any_vectors_needs_no_server(app_paths: AppPaths, settings: Settings,
                                                           docs: Path) -> None:
-    settings.llm.host = down_url()
+    settings = settings.changed(llm={"host": down_url()})
     with KnowledgeBase.open(app_paths, settings, "Lexical", create=True, embedder="ollama:bge-m3") as kb:
         kb.ingest([docs])
         assert kb.catalog.count_embedded() == 0

@@ -131,23 +131,22 @@ def test_the_prebuilt_copy_names_the_build_machine_only_in_document_paths(prebui
             assert not any(m.encode() in data for m in marks), f"{file} holds a build-time path"
 
 
-def _other_embedder(s: Settings) -> None:
-    s.kb.default_embedder = "ollama:bge-m3"
+def _other_embedder(s: Settings) -> Settings:
+    return s.changed(kb={"default_embedder": "ollama:bge-m3"})
 
 
-def _other_chunking(s: Settings) -> None:
-    s.kb.chunking.target_words = 90
+def _other_chunking(s: Settings) -> Settings:
+    return s.changed(kb={"chunking": {"target_words": 90}})
 
 
-def _server_mode(s: Settings) -> None:
-    s.kb.mode = "server"
+def _server_mode(s: Settings) -> Settings:
+    return s.changed(kb={"mode": "server"})
 
 
 @pytest.mark.parametrize("change", [_other_embedder, _other_chunking, _server_mode], ids=lambda f: f.__name__[1:])
 def test_a_prebuilt_sample_that_does_not_fit_the_settings_is_not_used(
-        app_paths: AppPaths, settings: Settings, installed_kb: Path, change: Callable[[Settings], None]) -> None:
-    change(settings)
-    assert registry.install_prebuilt_sample(app_paths, settings, installed_kb) is None
+        app_paths: AppPaths, settings: Settings, installed_kb: Path, change: Callable[[Settings], Settings]) -> None:
+    assert registry.install_prebuilt_sample(app_paths, change(settings), installed_kb) is None
     assert registry.list_databases(app_paths, Settings()) == []
     assert not any(app_paths.databases_dir.iterdir())
 

@@ -20,8 +20,7 @@ pytestmark = pytest.mark.server
 
 def _workstation(root: Path, cache: Path, settings: Settings) -> str:
     paths = make_paths(root, cache)
-    stored = settings.model_copy(deep=True)
-    stored.kb.server.password = None  # never in the file here: the environment has it
+    stored = settings.changed(kb={"server": {"password": None}})  # never in the file here: the environment has it
     save_settings(paths, stored)
     return str(paths.data_dir)
 

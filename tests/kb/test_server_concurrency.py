@@ -111,8 +111,8 @@ def test_a_workstation_killed_mid_ingest_leaves_no_half_document(tmp_path: Path,
     for name in ("AtEV.pdf", "NiSV.pdf", "StrlSchV.pdf", "StrlSchG.pdf"):
         shutil.copy(SAMPLE / name, folder / name)
     doomed = make_paths(tmp_path / "doomed", embedding_cache_dir)
-    settings = team_settings.model_copy(deep=True)
-    password, settings.kb.server.password = settings.kb.server.password, None  # from the environment, as IT would
+    password = team_settings.kb.server.password
+    settings = team_settings.changed(kb={"server": {"password": None}})  # from the environment, as IT would
     save_settings(doomed, settings)
     _open(doomed, team_settings, create=True).close()
     cli = subprocess.Popen([sys.executable, "-m", "desktop", "kb", "ingest", str(folder), "--db", "Team",
@@ -143,8 +143,7 @@ def test_a_reviewer_may_search_but_not_change(tmp_path: Path, team_settings: Set
         conn.execute("CREATE ROLE reviewer LOGIN PASSWORD 'review-only' IN ROLE rabbithole_read")
     with _open(make_paths(tmp_path / "admin", embedding_cache_dir), team_settings, create=True) as kb:
         kb.ingest([SAMPLE / "NiSV.pdf"])
-    reviewer = team_settings.model_copy(deep=True)
-    reviewer.kb.server.user, reviewer.kb.server.password = "reviewer", "review-only"
+    reviewer = team_settings.changed(kb={"server": {"user": "reviewer", "password": "review-only"}})
     paths = make_paths(tmp_path / "reviewer", embedding_cache_dir)
     with _open(paths, reviewer) as kb:
         for mode in ("hybrid", "dense", "lexical"):
@@ -170,9 +169,7 @@ def test_personal_accounts_write_through_a_group_role(tmp_path: Path, team_setti
             admin.execute(statement)
 
     def account(user: str, role: str | None) -> Settings:
-        s = team_settings.model_copy(deep=True)
-        s.kb.server.user, s.kb.server.password, s.kb.server.role = user, user[0], role
-        return s
+        return team_settings.changed(kb={"server": {"user": user, "password": user[0], "role": role}})
 
     def workstation(user: str, role: str | None, name: str, create: bool = False) -> KnowledgeBase:
         kb = KnowledgeBase.open(make_paths(tmp_path / user, embedding_cache_dir), account(user, role), name, create=create)

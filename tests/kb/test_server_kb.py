@@ -157,13 +157,11 @@ def test_removing_and_dropping_leave_nothing_behind(tmp_path: Path, team_setting
 def test_a_wrong_password_or_a_dead_server_says_so_without_the_password(tmp_path: Path, team_settings: Settings,
                                                                           embedding_cache_dir: Path) -> None:
     paths = workstation(tmp_path / "w", embedding_cache_dir)
-    wrong = team_settings.model_copy(deep=True)
-    wrong.kb.server.password = "not-the-password"
+    wrong = team_settings.changed(kb={"server": {"password": "not-the-password"}})
     with pytest.raises(KbError, match="refused the login") as caught:
         list_databases(paths, wrong)
     assert "not-the-password" not in str(caught.value)
-    dead = team_settings.model_copy(deep=True)
-    dead.kb.server.port = 1
+    dead = team_settings.changed(kb={"server": {"port": 1}})
     with pytest.raises(KbError, match="cannot reach the knowledge-base server rabbit_admin@127.0.0.1:1"):
         KnowledgeBase.open(paths, dead, "Team", create=True)
 
@@ -192,8 +190,7 @@ def test_a_database_without_pgvector_says_what_it_needs(tmp_path: Path, team_set
         admin.execute("DROP ROLE IF EXISTS writer")
         admin.execute("CREATE ROLE writer LOGIN PASSWORD 'w'")
         admin.execute(f"GRANT CREATE ON DATABASE {team_settings.kb.server.database} TO writer")
-    writer = team_settings.model_copy(deep=True)
-    writer.kb.server.user, writer.kb.server.password = "writer", "w"
+    writer = team_settings.changed(kb={"server": {"user": "writer", "password": "w"}})
     with pytest.raises(KbError, match="lacks the pgvector extension and this account may not add it: IT runs "
                                       "CREATE EXTENSION vector"):
         KnowledgeBase.open(workstation(tmp_path / "w", embedding_cache_dir), writer, "Team", create=True)

@@ -66,9 +66,9 @@ def measurements(model: str, out: Path, seconds: float, code: int) -> str:
 def test_research_answers_from_the_gold_page(server: LlamaServer, tmp_path: Path) -> None:
     data, out = tmp_path / "data", tmp_path / "out"
     paths = resolve_paths(data).ensure()
-    s = Settings()  # the product's defaults but for the server: one slot, and a CPU's speed per call
-    s.llm.backend, s.llm.host, s.llm.model = "openai", server.url, server.model
-    s.llm.context_size, s.llm.concurrency, s.llm.timeout_s = CONTEXT, 1, 1800
+    # the product's defaults but for the server: one slot, and a CPU's speed per call
+    s = Settings().changed(llm={"backend": "openai", "host": server.url, "model": server.model,
+                                "context_size": CONTEXT, "concurrency": 1, "timeout_s": 1800})
     save_settings(paths, s)
     ensure_sample(paths, s)
     code, seconds = run_research(data, out, QUESTION)
@@ -88,14 +88,13 @@ def assert_quotes_verbatim(report: dict) -> None:
 
 
 def _tiny_settings(server: LlamaServer) -> Settings:
-    s = Settings()
-    s.llm.backend, s.llm.host, s.llm.model = "openai", server.url, server.model
-    s.llm.context_size, s.llm.max_answer_tokens, s.llm.timeout_s, s.llm.concurrency = 8192, 400, 600, 1
-    r = s.research  # small budgets: a 135M model on two cores answers at tens of tokens per second
-    r.max_rounds, r.analysis_context_tokens, r.plan_context_tokens = 1, 1200, 1200
-    r.plan_min_items, r.plan_max_initial, r.max_chunks_per_task, r.extract_concurrency = 1, 2, 2, 1
-    r.context_turns, r.reference_depth, r.synthesis_context_tokens = 1, 1, 2000
-    return s
+    return Settings().changed(
+        llm={"backend": "openai", "host": server.url, "model": server.model,
+             "context_size": 8192, "max_answer_tokens": 400, "timeout_s": 600, "concurrency": 1},
+        # small budgets: a 135M model on two cores answers at tens of tokens per second
+        research={"max_rounds": 1, "analysis_context_tokens": 1200, "plan_context_tokens": 1200,
+                  "plan_min_items": 1, "plan_max_initial": 2, "max_chunks_per_task": 2, "extract_concurrency": 1,
+                  "context_turns": 1, "reference_depth": 1, "synthesis_context_tokens": 2000})
 
 
 def test_tiny_model_run_completes_and_every_shown_quote_is_verified(tiny: LlamaServer, tmp_path: Path) -> None:

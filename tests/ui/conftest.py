@@ -32,8 +32,7 @@ def open_window(qtbot: Any, app_paths: AppPaths) -> Iterator[Callable[[str, str,
     opened: list[tuple[MainWindow, EngineBridge]] = []
 
     def open_(host: str, model: str, timeout_s: float) -> MainWindow:
-        settings = Settings()
-        settings.llm.host, settings.llm.model, settings.llm.timeout_s = host, model, timeout_s
+        settings = Settings().changed(llm={"host": host, "model": model, "timeout_s": timeout_s})
         serve_vectors_from_child_process()  # as the composition root does (undone after each test)
         bridge = EngineBridge(app_paths, settings)
         win = MainWindow(bridge)

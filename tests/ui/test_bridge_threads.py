@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from desktop.bridge import bridge as bridge_module
+from desktop.service import library as library_module
 from desktop.bridge.bridge import EngineBridge
 from desktop.paths import AppPaths
 from desktop.settings import Settings
@@ -39,9 +39,8 @@ def test_the_team_servers_list_is_kept_on_the_gui_thread(qtbot: Any, app_paths: 
         listing.append(threading.current_thread())
         return ["Cases", "Statutes"]
 
-    monkeypatch.setattr(bridge_module, "list_databases", list_databases)
-    settings.kb.mode = "server"
-    b = ProbedBridge(app_paths, settings)
+    monkeypatch.setattr(library_module, "list_databases", list_databases)
+    b = ProbedBridge(app_paths, settings.changed(kb={"mode": "server"}))
     try:
         with qtbot.waitSignal(b.databasesChanged, timeout=10_000) as changed:
             b.refresh_databases()

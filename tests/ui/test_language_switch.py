@@ -44,8 +44,7 @@ def test_switching_the_language_twice_keeps_the_run_and_the_work(
     sample, _ = sample_paths
     shutil.copytree(sample.database_dir(SAMPLE_DB), app_paths.database_dir(SAMPLE_DB))
     with FakeOllama([chat_model(MODEL, "qwen3", 32768)], responder=ResearchLLM()) as fake:
-        settings = Settings()
-        settings.llm.host, settings.llm.model, settings.llm.timeout_s = fake.url, MODEL, 20
+        settings = Settings().changed(llm={"host": fake.url, "model": MODEL, "timeout_s": 20})
         serve_vectors_from_child_process()  # as the composition root does (undone after the test)
         bridge = EngineBridge(app_paths, settings)
         host = WindowHost(qapp, bridge, app_paths)

@@ -39,9 +39,13 @@ def fake() -> Iterator[FakeOllama]:
 
 
 @pytest.fixture
-def bridge(qtbot: Any, app_paths: AppPaths, settings: Settings, fake: FakeOllama) -> Iterator[EngineBridge]:
-    settings.llm.host = fake.url
-    settings.llm.model = "llama3.2:3b"
+def settings(settings: Settings, fake: FakeOllama) -> Settings:
+    """Overrides conftest's: the settings the bridge starts with and the dialogs are opened on."""
+    return settings.changed(llm={"host": fake.url, "model": "llama3.2:3b"})
+
+
+@pytest.fixture
+def bridge(qtbot: Any, app_paths: AppPaths, settings: Settings) -> Iterator[EngineBridge]:
     engine_bridge = EngineBridge(app_paths, settings)
     yield engine_bridge
     engine_bridge.shutdown()

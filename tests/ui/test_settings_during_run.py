@@ -22,6 +22,7 @@ from support.research_llm import QUESTION_EN, ResearchLLM
 from desktop.engine import events as ev
 from desktop.kb.storage.registry import SAMPLE_DB
 from desktop.paths import AppPaths
+from desktop.service import Session
 from desktop.settings import Settings
 from desktop.ui.main_window import MainWindow
 from desktop.ui.settings_dialog import SettingsDialog
@@ -62,13 +63,21 @@ def window(open_window: Callable[[str, str, float], MainWindow], sample_paths: t
 
 
 def test_settings_applied_during_a_step_stop_it_and_the_run_resumes(
-        qtbot: Any, window: MainWindow, joins_on_gui_thread: list[str]) -> None:
+        qtbot: Any, window: MainWindow, joins_on_gui_thread: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
     bridge = window.bridge
     events: list[ev.Event] = []
     errors: list[str] = []
+    loads: list[str] = []
     bridge.engineEvent.connect(events.append)
     bridge.error.connect(errors.append)
     qtbot.waitUntil(lambda: window.kb.database == SAMPLE_DB, timeout=WAIT_MS)
+    real_load = Session.load
+
+    async def load(self: Session, run_id: str) -> object:
+        loads.append(run_id)
+        return await real_load(self, run_id)
+
+    monkeypatch.setattr(Session, "load", load)
 
     window.chat.input.setPlainText(QUESTION_EN)
     qtbot.mouseClick(window.chat.send, Qt.MouseButton.LeftButton)
@@ -76,6 +85,7 @@ def test_settings_applied_during_a_step_stop_it_and_the_run_resumes(
     # the new run is shown while its first step works, before the start command has returned
     qtbot.waitUntil(lambda: window.state is not None and window.state.question == QUESTION_EN, timeout=WAIT_MS)
     assert window.state.running and bridge.current_run == events[0].run_id
+    assert loads == []  # shown from the state the engine saved, not reloaded from disk
     # the analysis call now waits 30 s for the server: new settings arrive meanwhile
     dialog = SettingsDialog(bridge, bridge.settings, window)
     qtbot.addWidget(dialog)

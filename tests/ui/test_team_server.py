@@ -28,8 +28,7 @@ def test_a_workstation_window_on_the_team_server(qtbot: Any, qapp: QApplication,
     with KnowledgeBase.open(colleague, team_settings, "Team", create=True) as kb:
         assert kb.ingest([SAMPLE / "NiSV.pdf"]).count("added") == 1
     with FakeOllama([chat_model("research-test:latest", "qwen3", 32768)]) as fake:
-        settings = team_settings.model_copy(deep=True)
-        settings.llm.host, settings.llm.model = fake.url, "research-test:latest"
+        settings = team_settings.changed(llm={"host": fake.url, "model": "research-test:latest"})
         bridge = EngineBridge(app_paths, settings)
         host = WindowHost(qapp, bridge, app_paths)
         try:
