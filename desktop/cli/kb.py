@@ -1,4 +1,4 @@
-"""``rabbithole kb ingest|list|search|remove|refs|meta|drop|check``."""
+"""``rabbithole kb ingest|list|search|remove|refs|meta|drop|check``, each over a ``Session`` of its own."""
 
 from __future__ import annotations
 
@@ -10,12 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from desktop.cli.console import ProgressPrinter, emit_json, err, interruptible
-from desktop.kb.database import KnowledgeBase, list_databases
-from desktop.kb.storage.registry import SAMPLE_DB, delete_database, ensure_sample
-from desktop.kb.errors import KbError
-from desktop.kb.models import IngestReport, SearchFilter, SearchHit
-from desktop.kb.progress import CancelToken
+from desktop.cli.session import in_session, sample_first
 from desktop.paths import AppPaths
+from desktop.service import SAMPLE_DB, CancelToken, IngestReport, KbError, SearchFilter, SearchHit, Session
 from desktop.settings import Settings
 
 
@@ -76,16 +73,6 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
     p.add_argument("--db", required=True, metavar="NAME")
 
 
-def open_kb(args: argparse.Namespace, paths: AppPaths, settings: Settings) -> KnowledgeBase:
-    """Open --db; the sample database is built from the bundled PDFs on first use."""
-    if args.db == SAMPLE_DB and SAMPLE_DB not in list_databases(paths, settings):
-        err(f"setting up the '{SAMPLE_DB}' database from the bundled laws (first use only)…")
-        cancel = CancelToken()
-        with interruptible(cancel):
-            ensure_sample(paths, settings, ProgressPrinter(), cancel)
-    return KnowledgeBase.open(paths, settings, args.db)
-
-
 # --- ingest ---------------------------------------------------------------------------------------
 
 
@@ -93,11 +80,14 @@ def cmd_ingest(args: argparse.Namespace, paths: AppPaths, settings: Settings) ->
     if args.workers is not None:
         settings = settings.changed(kb={"ingest_workers": args.workers})
     cancel = CancelToken()
-    with KnowledgeBase.open(paths, settings, args.db, create=True, embedder=args.embedder) as kb, interruptible(cancel):
+
+    async def ingest(session: Session) -> IngestReport:
         if args.paths:
-            report = kb.ingest(args.paths, ProgressPrinter(), cancel)
-        else:
-            report = kb.finish_embedding(ProgressPrinter(), cancel)
+            return await session.library.ingest(args.db, args.paths, ProgressPrinter(), cancel, embedder=args.embedder)
+        return await session.library.finish_embedding(args.db, ProgressPrinter(), cancel)
+
+    with interruptible(cancel):
+        report = in_session(paths, settings, ingest)
     if args.json:
         emit_json(report.model_dump(mode="json"))
     else:
@@ -135,10 +125,10 @@ def print_report(report: IngestReport) -> None:
 
 def cmd_list(args: argparse.Namespace, paths: AppPaths, settings: Settings) -> int:
     if not args.db:
-        rows = []
-        for name in list_databases(paths, settings):
-            with KnowledgeBase.open(paths, settings, name) as kb:
-                rows.append(kb.stats())
+        async def every(session: Session) -> list[dict[str, object]]:
+            return [await session.library.stats(name) for name in await session.library.names()]
+
+        rows = in_session(paths, settings, every)
         if args.json:
             emit_json(rows)
         elif not rows:
@@ -147,8 +137,7 @@ def cmd_list(args: argparse.Namespace, paths: AppPaths, settings: Settings) -> i
             print(f"{r['name']}: {r['documents']} documents, {r['chunks']} chunks, embedder {r['embedder']}"
                   + (f", {r['pending_embeddings']} waiting for embedding" if r["pending_embeddings"] else ""))
         return 0
-    with open_kb(args, paths, settings) as kb:
-        docs = kb.documents()
+    docs = in_session(paths, settings, lambda session: _on(session, args.db, session.library.documents))
     if args.json:
         emit_json([d.model_dump(mode="json") for d in docs])
         return 0
@@ -165,21 +154,30 @@ def cmd_list(args: argparse.Namespace, paths: AppPaths, settings: Settings) -> i
     return 0
 
 
+async def _on(session: Session, database: str, call: Any, *args: Any) -> Any:
+    """``call(database, *args)`` of the session's library, the sample database built first if it is asked
+    for and not there yet."""
+    await sample_first(session, database)
+    return await call(database, *args)
+
+
 def cmd_remove(args: argparse.Namespace, paths: AppPaths, settings: Settings) -> int:
-    with open_kb(args, paths, settings) as kb:
-        doc = kb.remove_document(args.doc)
+    doc = in_session(paths, settings, lambda session: _on(session, args.db, session.library.remove_document, args.doc))
     print(f"removed {doc.file_name} ({doc.chunks} chunks) from {args.db}; the file itself was not touched")
     return 0
 
 
 def cmd_meta(args: argparse.Namespace, paths: AppPaths, settings: Settings) -> int:
-    with open_kb(args, paths, settings) as kb:
-        doc = kb.find_document(args.doc)
+    async def meta(session: Session) -> Any:
+        doc = await _on(session, args.db, session.library.document, args.doc)
         for item in args.set:
             key, sep, value = item.partition("=")
             if not sep:
                 raise KbError(f"--set needs KEY=VALUE, got '{item}'")
-            doc = kb.set_meta(doc.doc_id, key, value)
+            doc = await session.library.set_meta(args.db, doc.doc_id, key, value)
+        return doc
+
+    doc = in_session(paths, settings, meta)
     fields = {"tags": doc.tags, **doc.meta}
     if args.json:
         emit_json({"doc": doc.file_name, "doc_id": doc.doc_id, **fields})
@@ -193,15 +191,16 @@ def cmd_meta(args: argparse.Namespace, paths: AppPaths, settings: Settings) -> i
 def cmd_drop(args: argparse.Namespace, paths: AppPaths, settings: Settings) -> int:
     if not args.yes:
         raise KbError(f"this deletes the database '{args.db}' (not your PDFs); repeat with --yes to confirm")
-    delete_database(paths, settings, args.db)
+    in_session(paths, settings, lambda session: session.library.delete(args.db))
     print(f"deleted database {args.db}")
     return 0
 
 
 def cmd_check(args: argparse.Namespace, paths: AppPaths, settings: Settings) -> int:
-    with open_kb(args, paths, settings) as kb:
-        problems = kb.verify()
-        pending = kb.pending_embeddings()
+    async def check(session: Session) -> tuple[list[str], int]:
+        return await _on(session, args.db, session.library.check), await session.library.pending(args.db)
+
+    problems, pending = in_session(paths, settings, check)
     for p in problems:
         print(f"problem: {p}")
     print(f"{args.db}: {'consistent' if not problems else 'INCONSISTENT'}; {pending} chunks wait for embedding")
@@ -244,11 +243,14 @@ def cmd_search(args: argparse.Namespace, paths: AppPaths, settings: Settings) ->
     if (args.query is None) == (args.queries is None):
         raise KbError("give a QUERY or --queries FILE (one of them)")
     filt = _filter(args)
-    with open_kb(args, paths, settings) as kb:
-        if args.query is None:
-            return _batch_search(kb, args, filt)
-        hits = kb.search(args.query, k=args.k, mode=args.mode, filt=filt)
-        pending = kb.pending_embeddings()
+    if args.query is None:
+        return _batch_search(paths, settings, args, filt)
+
+    async def search(session: Session) -> tuple[list[SearchHit], int]:
+        hits = await _on(session, args.db, session.library.search, args.query, args.k, filt, args.mode)
+        return hits, await session.library.pending(args.db)
+
+    hits, pending = in_session(paths, settings, search)
     if pending and args.mode != "lexical":
         err(f"note: {pending} chunks are not embedded yet, so dense search does not see them; "
             f"run: rabbithole kb ingest --db '{args.db}'")
@@ -259,22 +261,29 @@ def cmd_search(args: argparse.Namespace, paths: AppPaths, settings: Settings) ->
     return 0
 
 
-def _batch_search(kb: KnowledgeBase, args: argparse.Namespace, filt: SearchFilter | None) -> int:
+def _batch_search(paths: AppPaths, settings: Settings, args: argparse.Namespace, filt: SearchFilter | None) -> int:
     try:
         lines = args.queries.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
         raise KbError(f"cannot read {args.queries}: {exc.strerror}") from None
+    items = []
     for n, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
             item = json.loads(line)
-            qid, query = item["id"], item["query"]
+            items.append((item["id"], item["query"]))
         except (json.JSONDecodeError, KeyError, TypeError):
             raise KbError(f"{args.queries}:{n}: expected a JSON object with 'id' and 'query'") from None
-        hits = kb.search(query, k=args.k, mode=args.mode, filt=filt)
-        sys.stdout.write(json.dumps({"id": qid, "hits": [h.contract() for h in hits]}, ensure_ascii=False) + "\n")
-    sys.stdout.flush()
+
+    async def search(session: Session) -> None:
+        await sample_first(session, args.db)
+        for qid, query in items:  # each line written as soon as its search is done
+            hits = await session.library.search(args.db, query, args.k, filt, args.mode)
+            sys.stdout.write(json.dumps({"id": qid, "hits": [h.contract() for h in hits]}, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+
+    in_session(paths, settings, search)
     return 0
 
 
@@ -282,9 +291,8 @@ def _batch_search(kb: KnowledgeBase, args: argparse.Namespace, filt: SearchFilte
 
 
 def cmd_refs(args: argparse.Namespace, paths: AppPaths, settings: Settings) -> int:
-    with open_kb(args, paths, settings) as kb:
-        from_doc = kb.find_document(args.from_doc).doc_id if args.from_doc else None
-        resolved = kb.references(args.text, from_doc)
+    resolved = in_session(paths, settings,
+                          lambda session: _on(session, args.db, session.library.references, args.text, args.from_doc))
     if args.json:
         emit_json([
             {"reference": r.reference.text, "start": r.reference.start, "end": r.reference.end,

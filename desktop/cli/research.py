@@ -12,12 +12,11 @@ import signal
 from contextlib import suppress
 from pathlib import Path
 
-from desktop.cli.console import ProgressPrinter, emit_json, err, interruptible
+from desktop.cli.console import emit_json, err
 from desktop.cli.research_io import Answers, EventPrinter, OutputError, Responder, summary, write_outputs
+from desktop.cli.session import in_session, sample_first
 from desktop.paths import AppPaths
-from desktop.service import (
-    SAMPLE_DB, CancelToken, CommandError, KbError, LlmError, RunNotFound, RunState, Session, local_databases,
-)
+from desktop.service import CommandError, KbError, LlmError, RunNotFound, RunState, Session
 from desktop.settings import Settings
 
 PLAN_HELP = ("plan commands: approve | add TASK | edit N TASK | remove N | move N POSITION | "
@@ -46,11 +45,7 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
 
 
 def cmd_runs(args: argparse.Namespace, paths: AppPaths, settings: Settings) -> int:
-    async def listed() -> list:
-        async with Session(paths, settings) as session:
-            return await session.runs()
-
-    runs = asyncio.run(listed())
+    runs = in_session(paths, settings, lambda session: session.runs())
     if args.json:
         emit_json([r.model_dump() for r in runs])
         return 0
@@ -107,7 +102,7 @@ async def _session(args: argparse.Namespace, paths: AppPaths, settings: Settings
         if args.resume:
             current["run_id"] = (await session.load(args.resume)).run_id
         else:
-            await _sample(session, args.db)
+            await sample_first(session, args.db)
             current["run_id"] = await session.start(args.question, args.db, auto=args.auto)
         with suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(signal.SIGINT, on_interrupt)
@@ -117,16 +112,6 @@ async def _session(args: argparse.Namespace, paths: AppPaths, settings: Settings
         finally:
             with suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(signal.SIGINT)
-
-
-async def _sample(session: Session, database: str) -> None:
-    """The sample database is built from the bundled laws on its first use (Ctrl+C stops it, resumable)."""
-    if database != SAMPLE_DB or SAMPLE_DB in local_databases(session.paths) or session.settings.kb.mode == "server":
-        return
-    err(f"setting up the '{SAMPLE_DB}' database from the bundled laws (first use only)…")
-    cancel = CancelToken()
-    with interruptible(cancel):
-        await session.library.ingest(SAMPLE_DB, [], ProgressPrinter(), cancel)
 
 
 async def _converse(session: Session, state: RunState, responder: Responder, out: Path | None) -> RunState:

@@ -11,7 +11,7 @@ from desktop.engine.steps.plan import show as plan_text
 from desktop.engine.store import RunNotFound, RunSummary
 from desktop.kb.errors import KbError
 from desktop.kb.ingestion.notices import Notice
-from desktop.kb.models import DocumentInfo, FileOutcome, IngestProgress, IngestReport
+from desktop.kb.models import DocumentInfo, FileOutcome, IngestProgress, IngestReport, SearchFilter, SearchHit
 from desktop.kb.progress import CancelToken
 from desktop.kb.server.health import ServerHealth
 from desktop.kb.storage.registry import SAMPLE_DB
@@ -22,6 +22,6 @@ from desktop.service.session import Session
 __all__ = [
     "ENGLISH", "IN_LOG", "SAMPLE_DB", "CancelToken", "ClarifyRound", "CommandError", "DocumentInfo", "FileOutcome",
     "Health", "IngestProgress", "IngestReport", "KbError", "Library", "LlmError", "ModelInfo", "Notice",
-    "PullProgress", "RunNotFound", "RunState", "RunSummary", "ServerHealth", "Session", "describe", "events",
+    "PullProgress", "RunNotFound", "RunState", "RunSummary", "SearchFilter", "SearchHit", "ServerHealth", "Session", "describe", "events",
     "local_databases", "narrate", "plan_text",
 ]
