@@ -19,7 +19,7 @@ from desktop.engine.focus import focused
 from desktop.engine.prompts import language_name
 from desktop.engine.question_parts import parts
 from desktop.engine.quote_locate import locate
-from desktop.engine.quotes import verify_quote
+from desktop.engine.quotes import QuoteCheck, verify_quote
 from desktop.engine.reader import Reader, Source, registry_line
 from desktop.engine.research_state import Finding, QuoteRecord, WorkItem
 from desktop.engine.schemas import INFO_CHARS, ExcerptReading, ExtractionBatch, TranslatedBatch
@@ -49,13 +49,19 @@ async def _quotes(ctx: StepContext, source: Source, reading: ExcerptReading) -> 
     records = []
     header = header_of(source.text)
     for text in quotes(source.text, list(source.units), reading.quote):
-        check = verify_quote(text, source.text)
-        rects = await ctx.in_thread(_locate, ctx.kb, source, check.display or "") if check.verified else []
+        check, rects = await ctx.in_thread(_verified, ctx.kb, source, text)
         records.append(QuoteRecord(
             proposed=text, verified=check.verified, match=check.match, display=check.display if check.verified else None,
             chunk_id=source.chunk_id or "", doc_id=source.doc.doc_id, doc=source.doc.file_name, page=source.page,
             rects=rects, table_header=header if header and is_table_rows(text) else None))
     return records
+
+
+def _verified(kb: KnowledgeBase, source: Source, text: str) -> tuple[QuoteCheck, list[Rect]]:
+    """A quote checked against its source and, when it stands there, located on the PDF page: text work over
+    a whole chunk and a page, off the event loop."""
+    check = verify_quote(text, source.text)
+    return check, _locate(kb, source, check.display or "") if check.verified else []
 
 
 def _locate(kb: KnowledgeBase, source: Source, text: str) -> list[Rect]:
