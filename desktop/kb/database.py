@@ -20,7 +20,8 @@ import numpy as np
 
 from desktop.kb.search import fts
 from desktop.kb.search import retrieval
-from desktop.kb.storage.catalog import SqlCatalog, WorkstationCatalog
+from desktop.kb.storage.catalog import SqlCatalog
+from desktop.kb.storage.workstation import WorkstationCatalog
 from desktop.kb.search.embedcache import CachedEmbedder, EmbeddingCache
 from desktop.kb.search.embeddings import make_embedder
 from desktop.kb.errors import (

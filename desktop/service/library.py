@@ -11,6 +11,7 @@ from typing import TypeVar
 
 from desktop.engine.resources import KnowledgeBases
 from desktop.kb.database import KnowledgeBase, list_databases
+from desktop.kb.errors import DatabaseNotFound, EmbedderMismatch
 from desktop.kb.models import (
     DocumentInfo, IngestProgress, IngestReport, ResolvedReference, SearchFilter, SearchHit, SearchMode,
 )
@@ -73,8 +74,14 @@ class Library:
         if name == SAMPLE_DB and not files:
             report = await self._kbs.without(name, lambda: ensure_sample(paths, settings, progress, cancel))
             return report or IngestReport(database=name)
-        await self._kbs.without(name, lambda: KnowledgeBase.open(paths, settings, name, create=True,
-                                                                 embedder=embedder).close())
+        try:  # an open database stays open (closing it would restart its vector store)
+            kb = await self._kbs.get(name)
+        except DatabaseNotFound:
+            await self._kbs.without(name, lambda: KnowledgeBase.open(paths, settings, name, create=True,
+                                                                     embedder=embedder).close())
+        else:
+            if embedder is not None and embedder != kb.embedder_spec:
+                raise EmbedderMismatch(name, kb.embedder_spec, embedder)
         return await self._kbs.use(name, lambda kb: kb.ingest(files, progress=progress, cancel=cancel))
 
     async def finish_embedding(self, name: str, progress: Progress | None = None,

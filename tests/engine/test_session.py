@@ -208,3 +208,28 @@ def test_watchers_get_every_saved_state_with_its_events(sample_paths, engine_set
         assert store.load(final.run_id).model_dump_json() == final.model_dump_json()
     finally:
         store.close()
+
+
+def test_ingesting_into_an_open_database_keeps_it_open(app_paths: AppPaths, settings: Settings,
+                                                       tmp_path: Path) -> None:
+    """The first ingest makes the database; a later one adds to the open one without closing it (closing
+    would restart its vector store); a database made with another embedder refuses."""
+    from desktop.kb.errors import EmbedderMismatch
+
+    docs = _documents(tmp_path / "docs")
+
+    async def main() -> tuple[bool, int, str]:
+        async with Session(app_paths, settings, tmp_path / "runs.sqlite") as session:
+            made = await session.library.ingest("Cases", [docs])
+            first = await session.kbs.get("Cases")
+            again = await session.library.ingest("Cases", [docs])
+            same = first is await session.kbs.get("Cases")
+            try:
+                await session.library.ingest("Cases", [docs], embedder="ollama:another-model")
+                refused = ""
+            except EmbedderMismatch as exc:
+                refused = str(exc)
+            return same, made.count("added") - again.count("added"), refused
+
+    same, added, refused = asyncio.run(main())
+    assert same and added == 3 and "ollama:another-model" in refused

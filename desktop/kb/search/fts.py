@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from desktop.kb.storage.catalog import WorkstationCatalog, row_to_chunk
+from desktop.kb.storage.catalog import row_to_chunk
+from desktop.kb.storage.workstation import WorkstationCatalog
 from desktop.kb.ingestion.ingest import chunk_header
 from desktop.kb.search.lexical import fts_terms, match_expression
 

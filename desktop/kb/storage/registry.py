@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from desktop.kb.storage.catalog import WorkstationCatalog
+from desktop.kb.storage.workstation import WorkstationCatalog
 from desktop.kb.database import CATALOG_FILE, KnowledgeBase, check_name, list_databases
 from desktop.kb.errors import DatabaseNotFound, KbError
 from desktop.kb.models import FileOutcome, IngestReport
