@@ -11,6 +11,7 @@ but it tells minutes from hours."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from desktop.engine import events as ev
@@ -38,15 +39,22 @@ TASK0_SHARE = 0.5  # of a tight budget's excerpts, the question itself reads thi
 TASK0_LEADS = 4  # …in a plan of at most this many tasks (with it)
 
 
-def _evidence_tokens(ctx: StepContext) -> int:
-    """Average tokens of an evidence item (a chunk cut to its best sentences, evidence.py) in this
-    knowledge base, from the chunks the run has seen cut for the question."""
-    chunks = list(ctx.state.clarification.chunks.values())[:30]
-    if not chunks:
-        return CHUNK_TOKENS_DEFAULT
-    aim = Aim.of(ctx.state.question, ctx.state.question, ctx.state.clarification.research_queries)
-    texts = [cut_text(c.text, aim, ctx.state.doc_language) for c in chunks]
-    return max(30, sum(ctx.llm.count_tokens(t) for t in texts) // len(texts))
+def _evidence_tokens(texts: list[str], aim: Aim, language: str, count: Callable[[str], int]) -> int:
+    """Average tokens of an evidence item (a chunk cut to its best sentences, evidence.py) of ``texts``."""
+    cut = [cut_text(t, aim, language) for t in texts]
+    return max(30, sum(count(t) for t in cut) // len(cut)) if cut else CHUNK_TOKENS_DEFAULT
+
+
+async def evidence_tokens(ctx: StepContext) -> int:
+    """The average evidence item's tokens in this knowledge base, from the chunks the run has seen cut for
+    the question: measured once per step in a worker thread (cutting 30 chunks into ranked sentences is
+    tens of milliseconds of work that the event loop must not wait for)."""
+    if ctx.evidence_tokens is None:
+        state = ctx.state
+        texts = [c.text for c in list(state.clarification.chunks.values())[:30]]
+        aim = Aim.of(state.question, state.question, state.clarification.research_queries)
+        ctx.evidence_tokens = await ctx.in_thread(_evidence_tokens, texts, aim, state.doc_language, ctx.llm.count_tokens)
+    return ctx.evidence_tokens
 
 
 @dataclass(frozen=True)
@@ -84,7 +92,7 @@ class CostModel:
             answer / self.answer_tps
 
 
-def cost_model(ctx: StepContext) -> CostModel | None:
+async def cost_model(ctx: StepContext) -> CostModel | None:
     speed = measured_speed(ctx.llm)
     if speed is None:
         return None
@@ -93,7 +101,7 @@ def cost_model(ctx: StepContext) -> CostModel | None:
         language=ctx.state.language, max_requests=s.requests_per_turn, question=ctx.state.question, scope="",
         avoid="", tasks="", registry="", excerpts="", requests_note="", info_rule="",
         extract_answer=P.extract_answer(False, ctx.state.language)), ExtractionBatch)
-    return CostModel(speed[0], speed[1], _evidence_tokens(ctx), fixed, s.extract_batch, s.synthesis_context_tokens,
+    return CostModel(speed[0], speed[1], await evidence_tokens(ctx), fixed, s.extract_batch, s.synthesis_context_tokens,
                      translated=ctx.state.language != ctx.state.doc_language)
 
 
@@ -118,12 +126,12 @@ def fit_excerpts(model: CostModel, tasks: int, left: float, most: int, least: in
     return next(fitting, min(least, most))
 
 
-def readable(ctx: StepContext) -> int | None:
+async def readable(ctx: StepContext) -> int | None:
     """How many more of the gathered excerpts fit what is left of ``research.time_budget_s`` at the speed
     measured so far (the reading included), with the report still to write; None without a budget. Until
     something was read, at least a batch: a report needs evidence."""
     research = ctx.state.later.research
-    left, model = remaining_budget(ctx), cost_model(ctx)
+    left, model = remaining_budget(ctx), await cost_model(ctx)
     queued = sum(len(t.queue) for t in research.tasks if t.status == "running")
     if left is None or model is None:
         return None
@@ -156,9 +164,9 @@ def allowances(ctx: StepContext, model: CostModel | None) -> dict[int, int]:
     return {0: lead, **plan} if first else plan
 
 
-def research_estimate(ctx: StepContext, phase: str) -> ev.EstimateReady | None:
+async def research_estimate(ctx: StepContext, phase: str) -> ev.EstimateReady | None:
     """The estimate for the tasks still pending, or None before the server's speed was measured."""
-    model = cost_model(ctx)
+    model = await cost_model(ctx)
     if model is None or ctx.state.plan is None:
         return None
     tasks, s = _pending(ctx), ctx.settings
@@ -181,10 +189,10 @@ def research_estimate(ctx: StepContext, phase: str) -> ev.EstimateReady | None:
 SERVED_TURN = (450, 120)  # prompt tokens a served request adds (a passage and notes), answer tokens of the turn
 
 
-def room_for_requests(ctx: StepContext) -> bool:
+async def room_for_requests(ctx: StepContext) -> bool:
     """Whether what is left of ``research.time_budget_s`` holds a turn of served context requests besides
     the reading still queued and the report: on a slow server the evidence already gathered comes first."""
-    left, model = remaining_budget(ctx), cost_model(ctx)
+    left, model = remaining_budget(ctx), await cost_model(ctx)
     if left is None or model is None:
         return True
     research = ctx.state.later.research

@@ -129,7 +129,7 @@ async def _converse(ctx: StepContext, tasks: list[Todo], reader: Reader, docs: l
     """The reading conversation: the excerpts, then as many turns of served requests as the settings and the
     time budget allow. Returns the latest reading of each excerpt and the number of turns."""
     s = ctx.settings
-    turns_allowed = s.context_turns if room_for_requests(ctx) else 0  # a served turn costs the slow server time
+    turns_allowed = s.context_turns if await room_for_requests(ctx) else 0  # a served turn costs the slow server time
     several = len(tasks) > 1
     messages = extract_prompt(ctx, tasks, docs, "\n\n".join(src.block(several) for src in reader.sources.values()),
                               "" if turns_allowed else P.NO_TIME_FOR_REQUESTS)

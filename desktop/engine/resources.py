@@ -21,6 +21,10 @@ from desktop.kb.database import KnowledgeBase
 T = TypeVar("T")
 
 
+# ``uses`` of the run store's writes: not a database name (those start with a letter or digit)
+RUN_STORE = ":runs"
+
+
 class ThreadCalls:
     """Blocking calls in worker threads, awaited on the loop, and known until they have really ended."""
 

@@ -14,7 +14,7 @@ from contextlib import suppress
 
 from desktop.engine import events as ev
 from desktop.engine.narrate import Value, said
-from desktop.engine.resources import KnowledgeBases
+from desktop.engine.resources import RUN_STORE, KnowledgeBases
 from desktop.engine.state import RunState, now
 from desktop.engine.step_context import CALLS, StepContext, collect_call
 from desktop.engine.steps import clarify, drift, gathering, plan, quality, report, research, synthesis
@@ -104,7 +104,7 @@ class ResearchEngine:
         await self.kbs.get(database)  # a missing database fails here, before a run exists
         state = RunState(run_id=uuid.uuid4().hex[:12], question=question.strip(), database=database,
                          settings=self.settings, model=self.llm.model, auto=auto)
-        self._save(state, [])
+        await self._save(state, [])
         return state
 
     async def start(self, question: str, database: str, *, auto: bool = False) -> RunState:
@@ -129,7 +129,7 @@ class ResearchEngine:
             research.request_skip(ctx, task_id)
         except ValueError as exc:
             raise CommandError(str(exc)) from None
-        self._save(ctx.state, ctx.events)
+        await self._save(ctx.state, ctx.events)
         return ctx.state
 
     def cancel(self, run_id: str) -> None:
@@ -201,7 +201,7 @@ class ResearchEngine:
         ctx.state.next_step = nxt
         ctx.state.status = "waiting" if nxt.endswith(".wait") else "running"
         ctx.state.updated_at = now()
-        self._save(ctx.state, ctx.events)
+        await self._save(ctx.state, ctx.events)
         return await self._drive(ctx.state)
 
     # --- the loop ------------------------------------------------------------------------------
@@ -222,10 +222,10 @@ class ResearchEngine:
             if state.next_step.endswith(".wait") or state.status == "stopped":
                 if state.next_step.endswith(".wait") and state.status != "waiting":
                     state = state.model_copy(update={"status": "waiting", "updated_at": now()})
-                    self._save(state, [])
+                    await self._save(state, [])
                 return state
             if state.run_id in self._cancelled:
-                return self._halt(state, "cancelled", "run_cancelled")
+                return await self._halt(state, "cancelled", "run_cancelled")
             state = await self._step(state)
             if state.status in ("cancelled", "failed"):
                 return state
@@ -233,7 +233,7 @@ class ResearchEngine:
     async def _step(self, state: RunState) -> RunState:
         fn = STEPS.get(state.next_step)
         if fn is None:
-            return self._halt(state, "failed", "run_unknown_step", step=state.next_step)
+            return await self._halt(state, "failed", "run_unknown_step", step=state.next_step)
         ctx = await self._context(state)
         ctx.state.status = "running"
         self._apply_skips(ctx)
@@ -246,14 +246,14 @@ class ResearchEngine:
             nxt = await task
         except asyncio.CancelledError:
             if state.run_id in self._cancelled:
-                return self._halt(state, "cancelled", "run_cancelled")
+                return await self._halt(state, "cancelled", "run_cancelled")
             if self._skips.get(state.run_id):
                 return await self._skipped(state)  # the task being read was skipped: go on without it
             raise  # cancelled from outside (shutdown): nothing to record
         except LlmUnavailable as exc:
-            return self._halt(state, "failed", "run_server_down", ctx.failed_requests(), error=str(exc))
+            return await self._halt(state, "failed", "run_server_down", ctx.failed_requests(), error=str(exc))
         except (LlmError, KbError) as exc:
-            return self._halt(state, "failed", "run_failed", ctx.failed_requests(), error=str(exc))
+            return await self._halt(state, "failed", "run_failed", ctx.failed_requests(), error=str(exc))
         finally:
             self._running.pop(state.run_id, None)
         new = ctx.state
@@ -262,7 +262,7 @@ class ResearchEngine:
         if new.status == "running" and nxt.endswith(".wait"):
             new.status = "waiting"
         new.next_step, new.steps, new.updated_at = nxt, new.steps + 1, now()
-        self._save(new, [*ctx.failed_requests(), *ctx.events])
+        await self._save(new, [*ctx.failed_requests(), *ctx.events])
         return new
 
     def _apply_skips(self, ctx: StepContext) -> None:
@@ -273,21 +273,23 @@ class ResearchEngine:
     async def _skipped(self, state: RunState) -> RunState:
         ctx = await self._context(state)
         self._apply_skips(ctx)
-        self._save(ctx.state, ctx.events)
+        await self._save(ctx.state, ctx.events)
         return ctx.state
 
-    def _halt(self, state: RunState, status: str, key: str, audit: list[ev.Event] | None = None,
+    async def _halt(self, state: RunState, status: str, key: str, audit: list[ev.Event] | None = None,
               **values: Value) -> RunState:
         """Stop the run with ``status``, saying why by a key of ``narrate.ENGLISH``."""
         line = (said(ev.Error, key, values) if status == "failed"
                 else said(ev.RunStopped, key, values, status=status))
         halted = state.model_copy(update={"status": status, "message": line.message, "message_key": key,
                                           "message_values": values, "updated_at": now()})
-        self._save(halted, [*(audit or []), line.model_copy(update={"run_id": state.run_id})])
+        await self._save(halted, [*(audit or []), line.model_copy(update={"run_id": state.run_id})])
         return halted
 
-    def _save(self, state: RunState, events: list[ev.Event]) -> None:
-        self.store.save(state, events)
+    async def _save(self, state: RunState, events: list[ev.Event]) -> None:
+        """Write the state and its events (an fsync'd SQLite transaction) in a worker thread, then hand
+        them to the watchers and subscribers on the loop. Closing the session waits for the write."""
+        await self.kbs.threads.run(self.store.save, state, events, uses=RUN_STORE)
         for watcher in list(self._watchers):
             try:
                 watcher(state, events)

@@ -46,6 +46,7 @@ class StepContext:
     events: list[ev.Event] = field(default_factory=list)
     calls: list[CallRecord] = field(default_factory=list)
     _documents: dict[str, DocumentInfo] | None = None
+    evidence_tokens: int | None = None  # an evidence item's average size (estimate.evidence_tokens), once per step
 
     async def documents(self) -> dict[str, DocumentInfo]:
         """The knowledge base's documents by id, read once per step in a worker thread (on a team server

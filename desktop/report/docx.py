@@ -15,7 +15,7 @@ from docx.enum.text import WD_ALIGN_PARAGRAPH
 from docx.shared import Pt, RGBColor
 from docx.text.paragraph import Paragraph
 
-from desktop.report.html import Span, parse_blocks, parse_inline
+from desktop.report.mdparse import Span, parse_blocks, parse_inline
 from desktop.report.labels import (
     TIERS,
     citation_location,

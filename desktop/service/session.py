@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from desktop.engine import events as ev
-from desktop.engine.resources import KnowledgeBases, ThreadCalls
+from desktop.engine.resources import RUN_STORE, KnowledgeBases, ThreadCalls
 from desktop.engine.runner import ResearchEngine, StateWatcher
 from desktop.engine.state import RunState
 from desktop.engine.store import RunStore, RunSummary
@@ -193,6 +193,7 @@ class Session:
 
     async def aclose(self) -> None:
         await self._close()
+        await self.threads.drain(RUN_STORE)  # a run's last state is written before the store closes
         self.threads.shutdown()
         if self._store is not None:
             self._store.close()

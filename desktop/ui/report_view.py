@@ -205,9 +205,7 @@ class ReportView(QWidget):
         palette = self.palette()
         dark = palette.color(QPalette.ColorRole.Base).lightness() < 128
         sheet = report_html.style_sheet(dark, palette.color(QPalette.ColorRole.Text).name())
-        sections = (report_html.answer_html, report_html.findings_html, report_html.filtered_html,
-                    report_html.quality_html, report_html.run_html)
-        for browser, section in zip(self.browsers(), sections, strict=True):
+        for browser, section in zip(self.browsers(), report_html.SECTIONS, strict=True):
             browser.document().setDefaultStyleSheet(sheet)
             browser.setHtml(section(report))
 

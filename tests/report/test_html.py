@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-from desktop.report.html import markdown_html, parse_blocks, parse_inline, to_html
+from desktop.report.html import markdown_html, to_html
+from desktop.report.mdparse import parse_blocks, parse_inline
 from desktop.report.model import Report
 
 
@@ -85,7 +86,7 @@ def test_english_page(report_en: Report) -> None:
     assert "quote not verified" in html and html.count('class="badge"') == 2
 
 
-def test_markdown_converter() -> None:
+def test_markdown_converter(report_de: Report) -> None:
     blocks = parse_blocks("# T\n\npara one\nstill one\n\n- a\n- b\n  wrapped\n\n3. x\n4. y\n")
     assert [(b.kind, b.text, b.items) for b in blocks] == [
         ("h", "T", []), ("p", "para one still one", []), ("ul", "", ["a", "b wrapped"]), ("ol", "", ["x", "y"])]
@@ -96,5 +97,5 @@ def test_markdown_converter() -> None:
         (" ", False, False, None), ("beides", True, True, None), (" ", False, False, None),
         ("mit ", True, False, None), ("innen", True, True, None), (" kursiv", True, False, None),
         (" ", False, False, None), ("[2]", False, False, 2), (" a * b", False, False, None)]
-    html = markdown_html("## Teil\n\n1. <i>x</i> **y**", {1})
+    html = markdown_html(report_de, "## Teil\n\n1. <i>x</i> **y**")
     assert html == "<h4>Teil</h4>\n<ol><li>&lt;i&gt;x&lt;/i&gt; <strong>y</strong></li></ol>"

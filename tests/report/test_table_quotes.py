@@ -66,9 +66,10 @@ def test_a_text_quote_with_a_header_by_mistake_stays_a_quotation(report_en: Repo
 
 
 def test_the_window_shows_the_quoted_table(report: Report) -> None:
-    from desktop.ui.report_html import answer_html, finding_html
+    from desktop.report.html import finding_html
+    from desktop.ui.report_html import WINDOW, answer_html
 
     html = answer_html(report)
     assert '<table border="1"' in html and "<td align=right>(16,861)</td>" in html
-    item = finding_html(report, "primary", 0, report.findings.primary[0])
+    item = finding_html(report, "primary", 0, report.findings.primary[0], WINDOW)
     assert ">Purchases of property and equipment</a>" in item and "<th align=right>Year Ended December 31, 2019</th>" in item

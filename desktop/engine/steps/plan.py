@@ -85,7 +85,7 @@ def merged(question: str, items: list[PlanItem]) -> list[PlanItem]:
     return kept
 
 
-def _adopt(ctx: StepContext, proposal: PlanProposal, revision: int, shown: list[str], keep: int | None = None,
+async def _adopt(ctx: StepContext, proposal: PlanProposal, revision: int, shown: list[str], keep: int | None = None,
            by_parts: bool = False) -> str:
     """The proposal as the plan awaiting approval: at most ``keep`` tasks besides the question itself (what the
     prompt asked for: ``plan_max_initial``)."""
@@ -111,7 +111,7 @@ def _adopt(ctx: StepContext, proposal: PlanProposal, revision: int, shown: list[
     state.pending = Pending(kind="approve_plan")
     ctx.emit(ev.TodosProposed(revision=revision, items=[t.model_dump() for t in items],
                               answerable=answerable, note=note))
-    if (estimate := research_estimate(ctx, "plan")) is not None:
+    if (estimate := await research_estimate(ctx, "plan")) is not None:
         ctx.emit(estimate)  # before approving: how long the research of this plan will take here
     ctx.emit(ev.CheckpointReached(kind="approve_plan"))
     return "plan.wait"
@@ -127,7 +127,7 @@ async def propose(ctx: StepContext) -> str:
     excerpts, shown = await _excerpts(ctx, P.PLAN, PlanProposal, **values)
     proposal = await ctx.ask_or(_no_plan, P.PLAN, PlanProposal, _check(ctx.state.language),
                                 lenient=True, excerpts=excerpts, **values)
-    return _adopt(ctx, proposal, 1, shown)
+    return await _adopt(ctx, proposal, 1, shown)
 
 
 async def _outline(ctx: StepContext) -> str:
@@ -147,7 +147,7 @@ async def _outline(ctx: StepContext) -> str:
                                lenient=True, excerpts=excerpts, **values)
     proposal = PlanProposal(answerable=outline.answerable, items=[
         PlanItem(task=i.task, subtasks=[q for q in i.subtasks if is_search(q)]) for i in outline.items])
-    return _adopt(ctx, proposal, 1, shown)
+    return await _adopt(ctx, proposal, 1, shown)
 
 
 async def replan(ctx: StepContext) -> str:
@@ -158,7 +158,7 @@ async def replan(ctx: StepContext) -> str:
     excerpts, shown = await _excerpts(ctx, P.REPLAN, PlanProposal, **values)
     proposal = await ctx.ask_or(_no_plan, P.REPLAN, PlanProposal, _check(ctx.state.language),
                                 lenient=True, excerpts=excerpts, **values)
-    return _adopt(ctx, proposal, plan.revision + 1, shown)
+    return await _adopt(ctx, proposal, plan.revision + 1, shown)
 
 
 async def _by_parts(ctx: StepContext, asked: list[str]) -> str:
@@ -170,7 +170,7 @@ async def _by_parts(ctx: StepContext, asked: list[str]) -> str:
         proposal = PlanProposal(answerable=True, items=[
             PlanItem(task=part, subtasks=[search] if search != part else []) for part, search in
             zip(asked, question_parts.searches(asked))])
-        return _adopt(ctx, proposal, 1, [], keep=len(asked), by_parts=True)
+        return await _adopt(ctx, proposal, 1, [], keep=len(asked), by_parts=True)
     schema = search_queries(len(asked), exact=True)
     numbered = "\n".join(f"{i}. {part}" for i, part in enumerate(asked, start=1))
     check = all_of(search_check(lambda v: v.queries), queries_in(state.doc_language))  # type: ignore[attr-defined]
@@ -179,7 +179,7 @@ async def _by_parts(ctx: StepContext, asked: list[str]) -> str:
     queries = [q if is_search(q) and written_in(q, state.doc_language) else "" for q in answer.queries]
     proposal = PlanProposal(answerable=True, items=[
         PlanItem(task=part, subtasks=[q] if q else []) for part, q in zip(asked, [*queries, *[""] * len(asked)])])
-    return _adopt(ctx, proposal, 1, [], keep=len(asked), by_parts=True)
+    return await _adopt(ctx, proposal, 1, [], keep=len(asked), by_parts=True)
 
 
 # --- edits: commands of the user, no LLM involved ------------------------------------------------------

@@ -32,8 +32,8 @@ async def start(ctx: StepContext) -> str:
     ctx.emit(ev.PhaseStarted(phase="research"))
     # with a binding time budget the reading stops where the budget does (``estimate.readable``), the best
     # excerpts of every task first, and no LLM writes task summaries
-    research.budget_binds = bool(allowances(ctx, cost_model(ctx)))
-    if (estimate := research_estimate(ctx, "research")) is not None:
+    research.budget_binds = bool(allowances(ctx, await cost_model(ctx)))
+    if (estimate := await research_estimate(ctx, "research")) is not None:
         ctx.emit(estimate)
         if estimate.excerpts < estimate.excerpts_allowed:
             ctx.warn("warn_time_budget", excerpts=estimate.excerpts, allowed=estimate.excerpts_allowed,
@@ -103,7 +103,7 @@ async def extract_batch(ctx: StepContext) -> str:
     """One step: up to ``extract_concurrency`` batches of ``extract_batch`` excerpts, read concurrently, each
     batch across tasks; a killed run loses at most this step's batches."""
     research, s = ctx.state.later.research, ctx.settings
-    room = readable(ctx)
+    room = await readable(ctx)
     if _budget_spent(ctx, room):
         return "research.summarize"
     taken = _take(ctx, min(s.extract_batch * s.extract_concurrency, room if room is not None else 10**6))
