@@ -49,6 +49,7 @@ class EngineBridge(QObject):
     runCreated = Signal(str)  # a new run's id, from the loop before its first event (the bridge's own)
     runChanged = Signal(object)  # RunView after a command, a step the window shows, or a stop
     logLine = Signal(object)  # LogLine for the run's log
+    runLog = Signal(str, object)  # a run the window now shows, and its log so far (list[LogLine])
     phaseStarted = Signal(str)
     tokensUsed = Signal(int)  # the run's tokens so far
     draftText = Signal(str, int)  # a piece of the answer being written, and which attempt it belongs to
@@ -94,7 +95,10 @@ class EngineBridge(QObject):
         self.current_run = run_id
 
     def _deliver(self, event: ev.Event) -> None:
-        """An engine event as the views the window reads."""
+        """An engine event of the shown run as the views the window reads (another run's, still driven in
+        the background, is in its own log when that run is shown)."""
+        if event.run_id and event.run_id != self.current_run:
+            return
         if (line := log_line(event)) is not None:
             self.logLine.emit(line)
         if isinstance(event, ev.PhaseStarted):
@@ -267,8 +271,21 @@ class EngineBridge(QObject):
         return self.loop.run(runs, on_done, self._fail("list runs"))
 
     def refresh_run(self, run_id: str) -> Op:
-        """Read a run's latest saved state off the GUI thread (a long run's state can be large)."""
-        return self.loop.run(lambda: self._session.load(run_id), self._emit_run, self._fail("load run"))
+        """Show a run: its latest saved state and its log so far, read off the GUI thread (a long run's
+        state can be large)."""
+
+        async def opened() -> RunState:
+            state = await self._session.load(run_id)
+            await self._send_log(run_id)
+            return state
+
+        self.current_run = run_id  # from now on its events are the ones shown
+        return self.loop.run(opened, self._emit_run, self._fail("load run"))
+
+    async def _send_log(self, run_id: str) -> None:
+        """On the loop: the run's log so far, queued to the window before any event that follows it."""
+        lines = [line for e in await self._session.events(run_id) if (line := log_line(e)) is not None]
+        self.runLog.emit(run_id, lines)
 
     def _run_command(self, what: str, command: Callable[[Session], Any]) -> Op:
         self.busy.emit(what, True)
@@ -278,8 +295,8 @@ class EngineBridge(QObject):
 
         def done(state: object) -> None:
             self.busy.emit(what, False)
-            if isinstance(state, RunState):
-                self._emit_run(state)
+            if isinstance(state, RunState) and state.run_id == self.current_run:  # not a run left meanwhile
+                self.runChanged.emit(run_view(state))
 
         return self.loop.run(work, done, self._fail(what))
 
@@ -292,8 +309,14 @@ class EngineBridge(QObject):
         return self._run_command("research", start)
 
     def resume(self, run_id: str) -> Op:
-        self.current_run = run_id
-        return self._run_command("research", lambda e: e.resume(run_id))
+        switched, self.current_run = self.current_run != run_id, run_id
+
+        async def resume(session: Session) -> RunState:
+            if switched:  # resumed from History: its log so far first
+                await self._send_log(run_id)
+            return await session.resume(run_id)
+
+        return self._run_command("research", resume)
 
     def answer(self, run_id: str, text: str | None, end: bool = False) -> Op:
         return self._run_command("research", lambda e: e.answer(run_id, text, end=end))

@@ -86,12 +86,12 @@ class RunView:
 
     @property
     def resumable(self) -> bool:
-        return self.status in ("cancelled", "failed", "stopped")
+        return self.status in ("paused", "cancelled", "failed")
 
     @property
     def finished(self) -> bool:
         """No command of this run is pending: a new question may start."""
-        return self.status in ("done", "failed", "cancelled", "stopped")
+        return self.status in ("done", "paused", "cancelled", "failed")
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,9 @@ PLAN_HELP = ("plan commands: approve | add TASK | edit N TASK | remove N | move 
              "replan FEEDBACK | show")
 
 
+# paused: try again later (sysexits' EX_TEMPFAIL); cancelled: as an interrupted command
+EXIT_CODES = {"failed": 1, "paused": 75, "cancelled": 130}
+
 def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = commands.add_parser("research", help="run a research question (clarify, plan, …) in the terminal",
                             parents=[common])
@@ -77,7 +80,7 @@ def cmd_research(args: argparse.Namespace, paths: AppPaths, settings: Settings) 
         print(f"\nrun {state.run_id}: {state.status}, phase {state.phase}")
         if state.message:
             print(state.message)
-        if state.status in ("waiting", "failed", "cancelled"):
+        if state.status in ("waiting", "paused", "failed", "cancelled"):
             print(f"continue with: rabbithole research --resume {state.run_id}")
         if state.later.report is not None:
             if args.out:
@@ -85,7 +88,7 @@ def cmd_research(args: argparse.Namespace, paths: AppPaths, settings: Settings) 
             else:
                 print(f"the report is saved with the run; write it out with: rabbithole research --resume "
                       f"{state.run_id} --out DIR")
-    return {"failed": 1, "cancelled": 130}.get(state.status, 0)
+    return EXIT_CODES.get(state.status, 0)
 
 
 async def _session(args: argparse.Namespace, paths: AppPaths, settings: Settings, responder: Responder) -> RunState:

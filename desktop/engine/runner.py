@@ -114,8 +114,9 @@ class ResearchEngine:
     async def resume(self, run_id: str) -> RunState:
         state = self.store.load(run_id)
         self._cancelled.discard(state.run_id)
-        if state.status in ("running", "cancelled", "failed", "stopped"):
-            state.status, state.message = "running", None
+        if state.status in ("running", "paused", "cancelled", "failed"):
+            # the message said why it stopped: that is past once it goes on
+            state.status, state.message, state.message_key, state.message_values = "running", None, "", {}
         return await self._drive(state)
 
     async def skip_task(self, run_id: str, task_id: int) -> RunState | None:
@@ -219,15 +220,15 @@ class ResearchEngine:
         while True:
             if state.next_step == FINAL:
                 return state
-            if state.next_step.endswith(".wait") or state.status == "stopped":
-                if state.next_step.endswith(".wait") and state.status != "waiting":
+            if state.next_step.endswith(".wait"):
+                if state.status != "waiting":
                     state = state.model_copy(update={"status": "waiting", "updated_at": now()})
                     await self._save(state, [])
                 return state
             if state.run_id in self._cancelled:
                 return await self._halt(state, "cancelled", "run_cancelled")
             state = await self._step(state)
-            if state.status in ("cancelled", "failed"):
+            if state.status in ("paused", "cancelled", "failed"):
                 return state
 
     async def _step(self, state: RunState) -> RunState:
@@ -251,7 +252,7 @@ class ResearchEngine:
                 return await self._skipped(state)  # the task being read was skipped: go on without it
             raise  # cancelled from outside (shutdown): nothing to record
         except LlmUnavailable as exc:
-            return await self._halt(state, "failed", "run_server_down", ctx.failed_requests(), error=str(exc))
+            return await self._halt(state, "paused", "run_server_down", ctx.failed_requests(), error=str(exc))
         except (LlmError, KbError) as exc:
             return await self._halt(state, "failed", "run_failed", ctx.failed_requests(), error=str(exc))
         finally:

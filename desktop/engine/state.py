@@ -16,8 +16,16 @@ from desktop.llm.types import Usage
 from desktop.settings import ResearchSettings
 
 Phase = Literal["clarify", "plan", "research", "drift", "synthesis", "report"]
-RunStatus = Literal["running", "waiting", "stopped", "cancelled", "failed", "done"]
+# One meaning each, in the window, the log and the CLI alike: "paused" waits for the LLM server to answer
+# again (nothing to fix here), "cancelled" was stopped by the user, "failed" needs a fix first; each resumes
+# where it stopped.
+RunStatus = Literal["running", "waiting", "paused", "cancelled", "failed", "done"]
 Termination = Literal["user_end", "max_rounds", "token_budget", "convergence", "model_failed", "auto"]
+
+
+def read_status(value: Any) -> Any:
+    """A saved status as this release names it: an older release's "stopped" run was a cancelled one."""
+    return "cancelled" if value == "stopped" else value
 
 
 def now() -> datetime:
@@ -143,6 +151,11 @@ class RunState(_Model):
     later: Phase345 = Field(default_factory=Phase345, description="research, drift filter, synthesis, report")
     usage: Usage = Field(default_factory=Usage)
     steps: int = Field(0, description="steps completed, for the event log and tests")
+
+    @field_validator("status", mode="before")
+    @classmethod
+    def _old_status(cls, value: Any) -> Any:
+        return read_status(value)
 
     @field_validator("settings", mode="before")
     @classmethod

@@ -8,10 +8,10 @@ import sqlite3
 import threading
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from desktop.engine.events import Event, parse_event
-from desktop.engine.state import RunState
+from desktop.engine.state import RunState, read_status
 
 _SCHEMA = [
     """CREATE TABLE IF NOT EXISTS runs (
@@ -33,6 +33,8 @@ class RunSummary(BaseModel):
     phase: str
     created_at: str
     updated_at: str
+
+    _old_status = field_validator("status")(read_status)
 
 
 class RunNotFound(LookupError):

@@ -67,7 +67,11 @@ class ChatPanel(QWidget):
         status = QHBoxLayout()
         status.addWidget(self.round_label, 1)
         status.addWidget(self.coverage)
+        # why a question cannot start now (no LLM answers), beside the button it disables
+        self.blocked = QLabel(wordWrap=True)
+        self.blocked.hide()
         buttons = QHBoxLayout()
+        buttons.addWidget(self.blocked, 1)
         buttons.addStretch(1)
         buttons.addWidget(self.end)
         buttons.addWidget(self.send)
@@ -77,6 +81,8 @@ class ChatPanel(QWidget):
         layout.addWidget(self.input)
         layout.addLayout(buttons)
         self.state: RunView | None = None
+        self._busy = False
+        self.llm_block: str | None = None  # why no question can start now: the LLM does not answer
         self.show_state(None)
 
     # --- input ----------------------------------------------------------------------------------
@@ -88,14 +94,33 @@ class ChatPanel(QWidget):
             if text or end:
                 self.answerSubmitted.emit(text, end)
                 self.input.clear()
-        elif text and (self.state is None or self.state.finished):
+        elif text and self._may_start():
             self.startRequested.emit(text)
             self.input.clear()
 
+    def _waiting(self) -> bool:
+        return self.state is not None and self.state.waiting_for == "answer"
+
+    def _may_start(self) -> bool:
+        return not self._busy and self.llm_block is None and (self.state is None or self.state.finished)
+
     def set_busy(self, busy: bool) -> None:
-        waiting = self.state is not None and self.state.waiting_for == "answer"
-        self.send.setEnabled(not busy and (waiting or self.state is None or self.state.status != "waiting"))
-        self.end.setEnabled(not busy and waiting)
+        self._busy = busy
+        self._update_buttons()
+
+    def set_llm_block(self, reason: str | None) -> None:
+        """``reason``: why no question can start (the LLM server does not answer), None once it does."""
+        self.llm_block = reason
+        self.blocked.setText(reason or "")
+        self.blocked.setVisible(reason is not None)
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        waiting = self._waiting()
+        self.send.setEnabled(not self._busy and (waiting or self.llm_block is None)
+                             and (waiting or self.state is None or self.state.status != "waiting"))
+        self.send.setToolTip(self._send_key if waiting or self.llm_block is None else self.llm_block)
+        self.end.setEnabled(not self._busy and waiting)
 
     # --- display --------------------------------------------------------------------------------
 
@@ -106,8 +131,7 @@ class ChatPanel(QWidget):
         self.input.setPlaceholderText(self.tr("Your answer… ({key})").format(key=self._send_key) if waiting
                                       else self.tr("Ask a research question…"))
         self.input.viewport().update()  # an empty, focused QPlainTextEdit kept drawing the old placeholder
-        self.end.setEnabled(waiting)
-        self.send.setEnabled(state is None or waiting or state.status != "waiting")
+        self._update_buttons()
         self.transcript.setHtml(self._html(state))
         self.transcript.verticalScrollBar().setValue(self.transcript.verticalScrollBar().maximum())
         self._fill_chunks(state)

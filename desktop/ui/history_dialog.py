@@ -42,8 +42,9 @@ class RunHistoryDialog(QDialog):
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        statuses = {"running": self.tr("Running"), "waiting": self.tr("Waiting for you"), "stopped": self.tr("Stopped"),
-                    "cancelled": self.tr("Cancelled"), "failed": self.tr("Failed"), "done": self.tr("Done")}
+        statuses = {"running": self.tr("Running"), "waiting": self.tr("Waiting for you"),
+                    "paused": self.tr("Paused (LLM server)"), "cancelled": self.tr("Cancelled"),
+                    "failed": self.tr("Failed"), "done": self.tr("Done")}
         phases = {"clarify": self.tr("Clarify"), "plan": self.tr("Plan"), "research": self.tr("Research"),
                   "drift": self.tr("Filter"), "synthesis": self.tr("Synthesis"), "report": self.tr("Report")}
         for row, r in enumerate(runs):

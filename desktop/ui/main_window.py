@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 from desktop import __version__
 from desktop.bridge.bridge import EngineBridge
 from desktop.bridge.kb_views import DocumentView, HealthView, IngestProgressView
-from desktop.bridge.views import ChunkView, EstimateView, RunSummaryView, RunView
+from desktop.bridge.views import ChunkView, EstimateView, LogLine, RunSummaryView, RunView
 from desktop.report.model import Citation
 from desktop.settings import Settings
 from desktop.ui import i18n
@@ -40,6 +40,7 @@ from desktop.ui.report_view import ReportView
 from desktop.ui.settings_dialog import SettingsDialog
 
 _HEALTH_INTERVAL_MS = 60_000
+_HEALTH_RETRY_MS = 4_000  # while the LLM does not answer: its return is noticed within seconds
 
 
 class MainWindow(QMainWindow):
@@ -51,6 +52,7 @@ class MainWindow(QMainWindow):
         self.bridge = bridge
         self.state: RunView | None = None
         self.busy_now: set[str] = set()  # what the bridge said is running
+        self.llm_ready = True  # until the first health check says otherwise: nothing is blocked on a guess
         self._export_folder: Path | None = None  # where the last export went
         self._ingesting_into: str | None = None
         self.setWindowTitle("Rabbithole")
@@ -120,7 +122,7 @@ class MainWindow(QMainWindow):
         # The bridge outlives this window (a language switch builds a new one): what it tells the window
         # is connected here and cut in closeEvent, or a closed window's panels would still be called.
         self._bridge_links = [
-            (b.runChanged, self.show_run), (b.logLine, self.progress.add_line),
+            (b.runChanged, self.show_run), (b.logLine, self.progress.add_line), (b.runLog, self._show_log),
             (b.phaseStarted, self.progress.phase_started), (b.tokensUsed, self.progress.set_tokens),
             (b.draftText, self.progress.add_draft), (b.estimateReady, self._estimate), (b.error, self._error),
             (b.busy, self.show_busy), (b.llmHealth, self._health), (b.ingestProgress, self._ingest_progress),
@@ -206,8 +208,28 @@ class MainWindow(QMainWindow):
         if target is None:
             target = self.report if state.report else (self.progress if state.phase not in ("clarify",) else self.chat)
         self.tabs.setCurrentWidget(target)
-        if state.status == "failed" and state.message:
-            self._error(self.progress.run_message(state) or state.message)
+        self._say_run_state(state)
+
+    def _say_run_state(self, state: RunView, server_back: bool = False) -> None:
+        """The banner says what stopped the shown run, and goes once its cause does: the run went on, or
+        another run is shown. A paused run offers Resume in place."""
+        message = self.progress.run_message(state) or state.message or ""
+        if state.status == "failed" and message:
+            self.error_banner.say(message, owner=state.run_id)
+        elif state.status == "paused":
+            if self.llm_ready and not server_back:
+                self.bridge.check_llm()  # the run found the server gone: look again now, and then every few seconds
+            text = self.tr("The LLM server answers again: resume the run to go on.") if server_back else message
+            self.error_banner.say(text, "warning", owner=state.run_id,
+                                  action=(self.tr("Resume"), lambda: self.bridge.resume(state.run_id)))
+        elif self.error_banner.owner is not None:
+            self.error_banner.clear()
+
+    def _show_log(self, _run_id: str, lines: list[LogLine]) -> None:
+        """Another run is shown: its own log replaces the last one's, with nothing of that run's draft."""
+        self.progress.reset()
+        for line in lines:
+            self.progress.add_line(line)
 
     def _estimate(self, estimate: EstimateView) -> None:
         self.plan.estimate.show_estimate(estimate)
@@ -231,7 +253,7 @@ class MainWindow(QMainWindow):
     # --- commands -------------------------------------------------------------------------------
 
     def _start(self, question: str) -> None:
-        self.error_banner.hide()  # a new question: the last one's error is past
+        self.error_banner.clear()  # a new question: the last one's error is past
         if not self.kb.database:
             self._error(self.tr("Choose or create a knowledge base first."))
             return
@@ -279,7 +301,13 @@ class MainWindow(QMainWindow):
                                    + (self.tr(" · %Ln chunk(s) to embed", "", pending) if pending else ""))
 
     def _health(self, health: HealthView) -> None:
-        if health.ok and health.model_ready:
+        changed, self.llm_ready = self.llm_ready != (health.ok and health.model_ready), health.ok and health.model_ready
+        self.health.setInterval(_HEALTH_INTERVAL_MS if self.llm_ready else _HEALTH_RETRY_MS)
+        self.chat.set_llm_block(None if self.llm_ready else self.tr(
+            "Research can start once the LLM server answers (see the message above)."))
+        if changed and self.state is not None and self.state.status == "paused":
+            self._say_run_state(self.state, server_back=self.llm_ready)  # say so beside Resume
+        if self.llm_ready:
             self.llm_status.setText(self.tr("LLM: {0} ✓").format(self.bridge.settings.llm.model))
             self.banner.hide()
             return

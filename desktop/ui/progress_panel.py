@@ -141,7 +141,7 @@ class ProgressPanel(QWidget):
         self.stepper.set_phase(state.phase if state else None, done=bool(state and state.status == "done"))
         self.skip.setEnabled(running and state.phase == "research")
         self.cancel.setEnabled(running)
-        self.resume.setEnabled(state is not None and state.status in ("cancelled", "failed", "stopped"))
+        self.resume.setEnabled(state is not None and state.resumable)
         if state is not None:
             self.tokens = state.tokens
         self._fill_tasks(state)
@@ -244,7 +244,7 @@ class ProgressPanel(QWidget):
             "run_cancelled": self.tr("Cancelled; resume to continue from here."),
             "run_done": self.tr("The report is ready."),
             "run_unknown_step": self.tr("Error: unknown step “{step}” (saved by another version?)"),
-            "run_server_down": self.tr("Error: {error}. The run is paused here: resume it once the server answers."),
+            "run_server_down": self.tr("Paused: {error}. Resume the run once the LLM server answers."),
             "run_failed": self.tr("Error: {error} — fix this and resume the run to continue from here."),
         }
 

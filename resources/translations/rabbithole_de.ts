@@ -4,7 +4,7 @@
 <context>
     <name>Banner</name>
     <message>
-        <location filename="../../desktop/ui/banner.py" line="29"/>
+        <location filename="../../desktop/ui/banner.py" line="30"/>
         <source>Dismiss</source>
         <translation>Ausblenden</translation>
     </message>
@@ -33,13 +33,13 @@
     </message>
     <message>
         <location filename="../../desktop/ui/chat_panel.py" line="49"/>
-        <location filename="../../desktop/ui/chat_panel.py" line="107"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="132"/>
         <source>Ask a research question…</source>
         <translation>Stellen Sie eine Recherchefrage…</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/chat_panel.py" line="51"/>
-        <location filename="../../desktop/ui/chat_panel.py" line="105"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="130"/>
         <source>Start research</source>
         <translation>Recherche starten</translation>
     </message>
@@ -49,17 +49,17 @@
         <translation>Doppelklick auf eine Passage öffnet ihre Seite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="106"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="131"/>
         <source>Your answer… ({key})</source>
         <translation>Ihre Antwort… ({key})</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="117"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="141"/>
         <source>{round} · {new}, {seen} · {gaps}</source>
         <translation>{round} · {new}, {seen} · {gaps}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="119"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="143"/>
         <source>%n gap(s)</source>
         <translation>
             <numerusform>%n Lücke</numerusform>
@@ -67,12 +67,12 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="127"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="151"/>
         <source>Round {0}/{1}</source>
         <translation>Runde {0}/{1}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="130"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="154"/>
         <source>%Ln new chunk(s)</source>
         <translation>
             <numerusform>%Ln neue Passage</numerusform>
@@ -80,7 +80,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="133"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="157"/>
         <source>%Ln seen before</source>
         <translation>
             <numerusform>%Ln bereits bekannt</numerusform>
@@ -88,23 +88,23 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="137"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="161"/>
         <source>{0}%</source>
         <comment>a percentage</comment>
         <translation>{0}&#xa0;%</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="162"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="186"/>
         <source>{new}, {seen}; coverage {coverage}</source>
         <translation>{new}, {seen}; Abdeckung {coverage}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="188"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="212"/>
         <source>Round {round}: {new}, {seen}</source>
         <translation>Runde {round}: {new}, {seen}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="189"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="213"/>
         <source>%Ln new</source>
         <translation>
             <numerusform>%Ln neu</numerusform>
@@ -122,38 +122,38 @@
         <translation>Weiter zum Plan; Ihre Eingabe wird trotzdem berücksichtigt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="105"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="130"/>
         <source>Send answer</source>
         <translation>Antwort senden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="142"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="166"/>
         <source>Choose a knowledge base on the left, then ask your question below. Rabbithole searches the documents, asks what it needs to know, proposes a plan you can edit, and writes a report whose every claim cites document and page.</source>
         <translation>Wählen Sie links eine Wissensdatenbank und stellen Sie dann unten Ihre Frage. Rabbithole durchsucht die Dokumente, fragt nach, was es wissen muss, schlägt einen Plan vor, den Sie bearbeiten können, und schreibt einen Bericht, in dem jede Aussage mit Dokument und Seite belegt ist.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="145"/>
-        <location filename="../../desktop/ui/chat_panel.py" line="174"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="169"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="198"/>
         <source>You:</source>
         <translation>Sie:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="150"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="174"/>
         <source>Refined question:</source>
         <translation>Präzisierte Frage:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="160"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="184"/>
         <source>searched: </source>
         <translation>Suchanfragen: </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="166"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="190"/>
         <source>Gaps:</source>
         <translation>Lücken:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="172"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="196"/>
         <source>The question looks well covered: end clarification to go on, or answer to refine it.</source>
         <translation>Die Frage scheint gut abgedeckt: Beenden Sie die Klärung, um fortzufahren, oder antworten Sie, um die Frage zu präzisieren.</translation>
     </message>
@@ -554,138 +554,148 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="71"/>
+        <location filename="../../desktop/ui/main_window.py" line="73"/>
         <source>1 Clarify</source>
         <translation>1 Klärung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="71"/>
+        <location filename="../../desktop/ui/main_window.py" line="73"/>
         <source>2 Plan</source>
         <translation>2 Plan</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="72"/>
+        <location filename="../../desktop/ui/main_window.py" line="74"/>
         <source>3 Research</source>
         <translation>3 Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="72"/>
+        <location filename="../../desktop/ui/main_window.py" line="74"/>
         <source>4 Report</source>
         <translation>4 Bericht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="81"/>
+        <location filename="../../desktop/ui/main_window.py" line="83"/>
         <source>Knowledge base</source>
         <translation>Wissensdatenbank</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="82"/>
+        <location filename="../../desktop/ui/main_window.py" line="84"/>
         <source>PDF</source>
         <translation>PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="166"/>
+        <location filename="../../desktop/ui/main_window.py" line="168"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="167"/>
+        <location filename="../../desktop/ui/main_window.py" line="169"/>
         <source>Add PDFs…</source>
         <translation>PDFs hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="168"/>
+        <location filename="../../desktop/ui/main_window.py" line="170"/>
         <source>Add folder…</source>
         <translation>Ordner hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="169"/>
+        <location filename="../../desktop/ui/main_window.py" line="171"/>
         <source>Export report…</source>
         <translation>Bericht exportieren…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="171"/>
+        <location filename="../../desktop/ui/main_window.py" line="173"/>
         <source>Quit</source>
         <translation>Beenden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="172"/>
+        <location filename="../../desktop/ui/main_window.py" line="174"/>
         <source>&amp;Research</source>
         <translation>&amp;Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="173"/>
+        <location filename="../../desktop/ui/main_window.py" line="175"/>
         <source>New question</source>
         <translation>Neue Frage</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="174"/>
+        <location filename="../../desktop/ui/main_window.py" line="176"/>
         <source>History…</source>
         <translation>Verlauf…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="175"/>
+        <location filename="../../desktop/ui/main_window.py" line="177"/>
         <source>Stop run</source>
         <translation>Recherche anhalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="176"/>
+        <location filename="../../desktop/ui/main_window.py" line="178"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="178"/>
+        <location filename="../../desktop/ui/main_window.py" line="180"/>
         <source>Language</source>
         <translation>Sprache</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="180"/>
+        <location filename="../../desktop/ui/main_window.py" line="182"/>
         <source>System language</source>
         <translation>Sprache des Systems</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="186"/>
+        <location filename="../../desktop/ui/main_window.py" line="188"/>
         <source>&amp;Settings</source>
         <translation>&amp;Einstellungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="187"/>
+        <location filename="../../desktop/ui/main_window.py" line="189"/>
         <source>Preferences…</source>
         <translation>Einstellungen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="188"/>
+        <location filename="../../desktop/ui/main_window.py" line="190"/>
         <source>Check LLM connection</source>
         <translation>LLM-Verbindung prüfen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="189"/>
+        <location filename="../../desktop/ui/main_window.py" line="191"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="190"/>
+        <location filename="../../desktop/ui/main_window.py" line="192"/>
         <source>User guide</source>
         <translation>Benutzerhandbuch</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="192"/>
-        <location filename="../../desktop/ui/main_window.py" line="379"/>
+        <location filename="../../desktop/ui/main_window.py" line="194"/>
+        <location filename="../../desktop/ui/main_window.py" line="407"/>
         <source>About Rabbithole</source>
         <translation>Über Rabbithole</translation>
     </message>
     <message>
+        <location filename="../../desktop/ui/main_window.py" line="222"/>
+        <source>The LLM server answers again: resume the run to go on.</source>
+        <translation>Der LLM-Server antwortet wieder: setzen Sie den Lauf fort.</translation>
+    </message>
+    <message>
         <location filename="../../desktop/ui/main_window.py" line="224"/>
+        <source>Resume</source>
+        <translation>Fortsetzen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="246"/>
         <source>Working…</source>
         <translation>Wird ausgeführt…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="236"/>
+        <location filename="../../desktop/ui/main_window.py" line="258"/>
         <source>Choose or create a knowledge base first.</source>
         <translation>Wählen oder erstellen Sie zuerst eine Wissensdatenbank.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="278"/>
+        <location filename="../../desktop/ui/main_window.py" line="300"/>
         <source>KB: {0} · %Ln document(s)</source>
         <translation>
             <numerusform>Wissensdatenbank: {0} · %Ln Dokument</numerusform>
@@ -693,7 +703,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="279"/>
+        <location filename="../../desktop/ui/main_window.py" line="301"/>
         <source> · %Ln chunk(s) to embed</source>
         <translation>
             <numerusform> · %Ln Passage noch einzubetten</numerusform>
@@ -701,57 +711,62 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="283"/>
+        <location filename="../../desktop/ui/main_window.py" line="307"/>
+        <source>Research can start once the LLM server answers (see the message above).</source>
+        <translation>Die Recherche kann beginnen, sobald der LLM-Server antwortet (siehe Hinweis oben).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/main_window.py" line="311"/>
         <source>LLM: {0} ✓</source>
         <translation>LLM: {0} ✓</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="286"/>
+        <location filename="../../desktop/ui/main_window.py" line="314"/>
         <source>LLM: not ready</source>
         <translation>LLM: nicht bereit</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="289"/>
+        <location filename="../../desktop/ui/main_window.py" line="317"/>
         <source>The LLM server does not answer. Start Ollama (ollama serve) or point Rabbithole to your team&apos;s LLM server in Settings → LLM. The knowledge base works meanwhile.</source>
         <translation>Der LLM-Server antwortet nicht. Starten Sie Ollama (ollama serve) oder verweisen Sie Rabbithole unter Einstellungen → LLM auf den LLM-Server Ihres Teams. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="292"/>
+        <location filename="../../desktop/ui/main_window.py" line="320"/>
         <source>The model {0} is not on the LLM server. Pull it (ollama pull {0}, or Settings → LLM → Pull model) or choose another one in Settings → LLM. The knowledge base works meanwhile.</source>
         <translation>Das Modell {0} ist nicht auf dem LLM-Server. Laden Sie es herunter (ollama pull {0} oder Einstellungen → LLM → Modell herunterladen) oder wählen Sie unter Einstellungen → LLM ein anderes. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="295"/>
+        <location filename="../../desktop/ui/main_window.py" line="323"/>
         <source>Details: {0}</source>
         <translation>Details: {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="300"/>
+        <location filename="../../desktop/ui/main_window.py" line="328"/>
         <source>The quote of source [{n}] was not found in the document, so nothing is highlighted: read the page to check what the answer says.</source>
         <translation>Das Zitat der Quelle [{n}] wurde im Dokument nicht gefunden, daher ist nichts markiert: Lesen Sie die Seite, um zu prüfen, was die Antwort sagt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="308"/>
+        <location filename="../../desktop/ui/main_window.py" line="336"/>
         <source>“{doc}” is not in the knowledge base shown; choose its knowledge base to open it.</source>
         <translation>„{doc}“ ist nicht in der angezeigten Wissensdatenbank; wählen Sie seine Wissensdatenbank, um es zu öffnen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="328"/>
+        <location filename="../../desktop/ui/main_window.py" line="356"/>
         <source>There is no report to export yet.</source>
         <translation>Es gibt noch keinen Bericht zum Exportieren.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="338"/>
+        <location filename="../../desktop/ui/main_window.py" line="366"/>
         <source>Written to {folder}: {files}</source>
         <translation>Geschrieben nach {folder}: {files}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="360"/>
+        <location filename="../../desktop/ui/main_window.py" line="388"/>
         <source>The new data folder is used from the next start.</source>
         <translation>Der neue Datenordner wird ab dem nächsten Start verwendet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="377"/>
+        <location filename="../../desktop/ui/main_window.py" line="405"/>
         <source>Rabbithole {version} — offline research over your PDFs with a local LLM.
 Data folder: {folder}</source>
         <translation>Rabbithole {version} — Offline-Recherche in Ihren PDFs mit einem lokalen LLM.
@@ -1352,8 +1367,8 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
     </message>
     <message>
         <location filename="../../desktop/ui/progress_panel.py" line="247"/>
-        <source>Error: {error}. The run is paused here: resume it once the server answers.</source>
-        <translation>Fehler: {error}. Die Recherche pausiert hier: setzen Sie sie fort, sobald der Server antwortet.</translation>
+        <source>Paused: {error}. Resume the run once the LLM server answers.</source>
+        <translation>Pausiert: {error}. Setzen Sie den Lauf fort, sobald der LLM-Server antwortet.</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/progress_panel.py" line="248"/>
@@ -1651,62 +1666,62 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         <translation>Wartet auf Sie</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="45"/>
-        <source>Stopped</source>
-        <translation>Angehalten</translation>
-    </message>
-    <message>
         <location filename="../../desktop/ui/history_dialog.py" line="46"/>
         <source>Cancelled</source>
         <translation>Abgebrochen</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/history_dialog.py" line="46"/>
+        <source>Paused (LLM server)</source>
+        <translation>Pausiert (LLM-Server)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/history_dialog.py" line="47"/>
         <source>Failed</source>
         <translation>Fehlgeschlagen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="46"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="47"/>
         <source>Done</source>
         <translation>Abgeschlossen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="47"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="48"/>
         <source>Clarify</source>
         <translation>Klärung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="47"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="48"/>
         <source>Plan</source>
         <translation>Plan</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="47"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="48"/>
         <source>Research</source>
         <translation>Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="48"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="49"/>
         <source>Filter</source>
         <translation>Filter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="48"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="49"/>
         <source>Synthesis</source>
         <translation>Synthese</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="48"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="49"/>
         <source>Report</source>
         <translation>Bericht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="58"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="59"/>
         <source>Open</source>
         <translation>Öffnen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/history_dialog.py" line="59"/>
+        <location filename="../../desktop/ui/history_dialog.py" line="60"/>
         <source>Resume</source>
         <translation>Fortsetzen</translation>
     </message>

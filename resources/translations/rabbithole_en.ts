@@ -3,25 +3,25 @@
 <context>
     <name>ChatPanel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="119" />
+        <location filename="../../desktop/ui/chat_panel.py" line="143" />
         <source>%n gap(s)</source>
         <translation>
             <numerusform>%n gap</numerusform><numerusform>%n gaps</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="130" />
+        <location filename="../../desktop/ui/chat_panel.py" line="154" />
         <source>%Ln new chunk(s)</source>
         <translation>
             <numerusform>%Ln new chunk</numerusform><numerusform>%Ln new chunks</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="133" />
+        <location filename="../../desktop/ui/chat_panel.py" line="157" />
         <source>%Ln seen before</source>
         <translation>
             <numerusform>%Ln seen before</numerusform><numerusform>%Ln seen before</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="189" />
+        <location filename="../../desktop/ui/chat_panel.py" line="213" />
         <source>%Ln new</source>
         <translation>
             <numerusform>%Ln new</numerusform><numerusform>%Ln new</numerusform></translation>
@@ -141,13 +141,13 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="278" />
+        <location filename="../../desktop/ui/main_window.py" line="300" />
         <source>KB: {0} · %Ln document(s)</source>
         <translation>
             <numerusform>KB: {0} · %Ln document</numerusform><numerusform>KB: {0} · %Ln documents</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="279" />
+        <location filename="../../desktop/ui/main_window.py" line="301" />
         <source> · %Ln chunk(s) to embed</source>
         <translation>
             <numerusform> · %Ln chunk to embed</numerusform><numerusform> · %Ln chunks to embed</numerusform></translation>

@@ -86,13 +86,13 @@ def test_an_unreachable_server_pauses_the_run_resumably(sample_paths, tmp_path, 
                  "research-test", "--data-dir", str(paths.data_dir)])
     captured = capsys.readouterr()
     summary = json.loads(captured.out)
-    assert code == 1 and summary["status"] == "failed"
+    assert code == 75 and summary["status"] == "paused"
     assert "paused" in summary["message"] and "no" in summary["message"].lower()
     assert f"rabbithole research --resume {summary['run_id']}" not in captured.out  # --json prints only JSON
     store = RunStore(paths.runs_file)
     events = store.events(summary["run_id"])
     store.close()
-    assert events[-1].type == "error" and "paused" in events[-1].message
+    assert events[-1].type == "run_stopped" and events[-1].status == "paused" and "paused" in events[-1].message
     # the server is back: the same run goes on to its report
     with FakeOllama([chat_model(MODEL, "qwen3", 32768)], responder=ResearchLLM()) as again:
         save_settings(paths, settings.changed(llm={"host": again.url}))

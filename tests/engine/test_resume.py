@@ -20,16 +20,17 @@ from desktop.engine import events as ev
 from desktop.engine.store import RunStore
 
 
-def test_server_down_fails_clearly_and_resume_continues(harness, fake_llm) -> None:  # noqa: ANN001
+def test_server_down_pauses_clearly_and_resume_continues(harness, fake_llm) -> None:  # noqa: ANN001
     fake_llm.stop()
 
     async def down(engine):  # noqa: ANN001, ANN202
         return await engine.start(QUESTION_EN, "Sample")
 
     state = harness.run(down)
-    assert state.status == "failed" and "not running" in state.message and fake_llm.url in state.message
+    assert state.status == "paused" and "not running" in state.message and fake_llm.url in state.message
+    assert state.message_key == "run_server_down"
     assert state.next_step == "clarify.queries"  # nothing of the failed step was kept
-    assert harness.of(ev.Error)
+    assert [e.status for e in harness.of(ev.RunStopped)] == ["paused"] and not harness.of(ev.Error)
 
     fake_llm.start()
 
@@ -38,6 +39,8 @@ def test_server_down_fails_clearly_and_resume_continues(harness, fake_llm) -> No
 
     resumed = harness.run(back)
     assert resumed.status == "waiting" and resumed.clarification.rounds[0].questions
+    # why it paused is past: neither the message nor its key (which the window words) stays
+    assert resumed.message is None and resumed.message_key == "" and resumed.message_values == {}
 
 
 def test_cancel_during_a_step_leaves_it_resumable(harness, research_llm) -> None:  # noqa: ANN001
@@ -179,3 +182,13 @@ def test_sigkill_in_phase_3_then_resume_finishes_the_report(sample_paths, fake_l
     assert ids[: len(before)] == before and len(ids) == len(set(ids))  # kept, and nothing read twice
     shown = [(w.chunk_id, n) for w in final.later.research.gathered for n in w.units]
     assert len(shown) == len(set(shown)) and final.later.report is not None  # no sentence gathered twice
+
+
+def test_a_run_an_older_release_saved_as_stopped_loads_as_cancelled() -> None:
+    from desktop.engine.state import RunState
+    from desktop.engine.store import RunSummary
+
+    state = RunState.model_validate({"run_id": "abc", "question": "q", "database": "Sample", "status": "stopped"})
+    summary = RunSummary(run_id="abc", question="q", database="Sample", status="stopped", phase="plan",
+                         created_at="", updated_at="")
+    assert state.status == summary.status == "cancelled"

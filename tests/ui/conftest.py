@@ -28,11 +28,11 @@ def english(qapp: QApplication) -> Iterator[None]:
 @pytest.fixture
 def open_window(qtbot: Any, app_paths: AppPaths) -> Iterator[Callable[[str, str, float], MainWindow]]:
     """The whole window on ``app_paths``, wired as the app wires it, for an LLM server, model and
-    timeout; closed and shut down after the test."""
+    timeout (and other LLM settings); closed and shut down after the test."""
     opened: list[tuple[MainWindow, EngineBridge]] = []
 
-    def open_(host: str, model: str, timeout_s: float) -> MainWindow:
-        settings = Settings().changed(llm={"host": host, "model": model, "timeout_s": timeout_s})
+    def open_(host: str, model: str, timeout_s: float, **llm: Any) -> MainWindow:
+        settings = Settings().changed(llm={"host": host, "model": model, "timeout_s": timeout_s, **llm})
         serve_vectors_from_child_process()  # as the composition root does (undone after each test)
         bridge = EngineBridge(app_paths, settings)
         win = MainWindow(bridge)
