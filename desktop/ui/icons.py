@@ -46,6 +46,11 @@ NAMES: dict[str, str] = {
     "zoom_out": "mdi6.magnify-minus-outline",
     "fit_width": "mdi6.arrow-expand-horizontal",
     "fit_page": "mdi6.fit-to-page-outline",
+    "fit_text": "mdi6.format-align-justify",
+    "back": "mdi6.arrow-left",
+    "forward": "mdi6.arrow-right",
+    "detach": "mdi6.open-in-new",
+    "copy_cite": "mdi6.format-quote-close",
     "result_previous": "mdi6.arrow-up-bold-outline",
     "result_next": "mdi6.arrow-down-bold-outline",
 }

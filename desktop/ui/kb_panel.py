@@ -40,11 +40,19 @@ def duration(seconds: float | None) -> str:
     return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
 
 
+def shown_name(d: DocumentView) -> str:
+    """The file's name without ".pdf", and the short name the law gives itself where that says more
+    ("StrlSchG", not "StrlSchG.pdf [StrlSchG]": the sidebar is narrow; the tooltip has path and title)."""
+    stem = d.file_name[:-4] if d.file_name.lower().endswith(".pdf") else d.file_name
+    return f"{stem} [{d.short_name}]" if d.short_name and d.short_name != stem else stem
+
+
 class DocumentsModel(QAbstractTableModel):
     def __init__(self) -> None:
         super().__init__()
         self.docs: list[DocumentView] = []
-        self.headers = [self.tr("Document"), self.tr("Pages"), self.tr("Chunks"), self.tr("Status")]
+        # the chunk count is in the tooltip: as a column it left the names two letters in the narrow sidebar
+        self.headers = [self.tr("Document"), self.tr("Pages"), self.tr("Status")]
 
     def set_documents(self, docs: list[DocumentView]) -> None:
         self.beginResetModel()
@@ -72,10 +80,9 @@ class DocumentsModel(QAbstractTableModel):
             return None
         d = self.docs[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
-            return [d.file_name + (f" [{d.short_name}]" if d.short_name else ""), d.pages, d.chunks,
-                    self.status(d)][index.column()]
+            return [shown_name(d), d.pages, self.status(d)][index.column()]
         if role == Qt.ItemDataRole.ToolTipRole:
-            lines = [d.title, d.path] + ([", ".join(d.tags)] if d.tags else [])
+            lines = [d.title, d.path, self.tr("%Ln chunk(s)", "", d.chunks)] + ([", ".join(d.tags)] if d.tags else [])
             lines += [f"{k}: {v}" for k, v in d.meta.items()] + [notice_text(w) for w in d.warnings]
             return "\n".join(lines)
         if role == Qt.ItemDataRole.UserRole:
@@ -132,7 +139,7 @@ class KnowledgeBasePanel(QWidget):
         top.addWidget(self.databases, 1)
         top.addWidget(new_db)
         top.addWidget(del_db)
-        adds = QHBoxLayout()
+        adds = QVBoxLayout()  # one above the other: side by side their German words widened the panel to 330 px
         adds.addWidget(add_files)
         adds.addWidget(add_folder)
         running = QHBoxLayout()

@@ -4,11 +4,10 @@ bridge; the window only shows state and forwards commands."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
@@ -22,7 +21,7 @@ from PySide6.QtWidgets import (
 from desktop import __version__
 from desktop.bridge.bridge import EngineBridge
 from desktop.bridge.kb_views import DocumentView, HealthView, IngestProgressView
-from desktop.bridge.views import ChunkView, EstimateView, LogLine, RunSummaryView, RunView
+from desktop.bridge.views import EstimateView, LogLine, RunSummaryView, RunView
 from desktop.report.model import Citation
 from desktop.settings import Settings
 from desktop.ui import i18n
@@ -33,11 +32,13 @@ from desktop.ui.guide_dialog import GuideDialog
 from desktop.ui.history_dialog import RunHistoryDialog
 from desktop.ui.icons import icon
 from desktop.ui.kb_panel import KnowledgeBasePanel
+from desktop.ui.pdf_pane import PdfPane
 from desktop.ui.pdf_viewer import PdfViewer
 from desktop.ui.plan_editor import PlanEditor
 from desktop.ui.progress_panel import STOP_KEY, ProgressPanel
 from desktop.ui.report_view import ReportView
 from desktop.ui.settings_dialog import SettingsDialog
+from desktop.ui.window_layout import fit_to_screen, size_docks
 
 _HEALTH_INTERVAL_MS = 60_000
 _HEALTH_RETRY_MS = 4_000  # while the LLM does not answer: its return is noticed within seconds
@@ -56,7 +57,7 @@ class MainWindow(QMainWindow):
         self._export_folder: Path | None = None  # where the last export went
         self._ingesting_into: str | None = None
         self.setWindowTitle("Rabbithole")
-        self.resize(1400, 880)
+        fit_to_screen(self, 1400, 880)
         self.kb = KnowledgeBasePanel()
         self.chat = ChatPanel()
         self.plan = PlanEditor()
@@ -82,10 +83,9 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(center)
         self.kb_dock = self._dock(self.kb, self.tr("Knowledge base"), Qt.DockWidgetArea.LeftDockWidgetArea, "kb")
         self.viewer_dock = self._dock(self.viewer, self.tr("PDF"), Qt.DockWidgetArea.RightDockWidgetArea, "pdf")
-        # a page at 40 % of the window's width can be read; set before the first paint (a resize after it
-        # repaints the whole window once more); a remembered or handed-over layout replaces it
-        self.resizeDocks([self.kb_dock, self.viewer_dock], [round(0.2 * self.width()), round(0.4 * self.width())],
-                         Qt.Orientation.Horizontal)
+        self.pdf = PdfPane(self.viewer, self.viewer_dock, bridge, self.kb)
+        self.default_docks = True  # False once a remembered or handed-over layout replaced the docks' sizes
+        self._size_docks()
         self.guide: GuideDialog | None = None  # Help → User guide, made on first use
         self.llm_status, self.kb_status = QLabel(), QLabel()
         self.statusBar().addPermanentWidget(self.kb_status)
@@ -98,6 +98,17 @@ class MainWindow(QMainWindow):
         self.health = QTimer(self, interval=_HEALTH_INTERVAL_MS, timeout=bridge.check_llm)
         self.health.start()
         bridge.check_llm()
+
+    def _size_docks(self) -> None:
+        size_docks(self, self.kb_dock, self.viewer_dock, self.kb)
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
+        # Set before the first paint too, but the docks take their final sizes from the layout of the
+        # shown window: once more then (one extra layout pass at the first start).
+        super().showEvent(event)
+        if self.default_docks:
+            self.default_docks = False
+            QTimer.singleShot(0, self, self._size_docks)  # not after the window is gone
 
     def prepare_first_start(self) -> bool:
         """On a first start, build the sample database from the bundled laws (and their shipped
@@ -138,7 +149,7 @@ class MainWindow(QMainWindow):
         kb.cancelRequested.connect(b.cancel_ingest)
         kb.removeRequested.connect(b.remove_document)
         kb.metaRequested.connect(b.set_meta)
-        kb.openRequested.connect(self._open_document)
+        kb.openRequested.connect(self.pdf.open_document)
         self.chat.startRequested.connect(self._start)
         self.chat.answerSubmitted.connect(lambda text, end: self._run_command(b.answer, text or None, end))
         self.plan.addRequested.connect(lambda task: self._run_command(b.add_todo, task))
@@ -151,8 +162,9 @@ class MainWindow(QMainWindow):
         self.progress.cancelRequested.connect(self._cancel)
         self.progress.resumeRequested.connect(lambda: self._run_command(b.resume))
         self.report.citationActivated.connect(self.open_citation)
-        self.chat.chunkOpened.connect(self._open_chunk)
+        self.chat.chunkOpened.connect(self.pdf.open_chunk)
         self.report.exportRequested.connect(self._export)
+        self.pdf.error.connect(self._error)
 
     def _action(self, menu, text: str, slot, shortcut: str | QKeySequence.StandardKey | None = None,  # noqa: ANN001
                 meaning: str | None = None) -> QAction:
@@ -176,6 +188,7 @@ class MainWindow(QMainWindow):
         self._action(research, self.tr("History…"), self._history, "Ctrl+H", "history")
         self._action(research, self.tr("Stop run"), self._cancel, STOP_KEY, "stop")
         view = bar.addMenu(self.tr("&View"))
+        view.addAction(self.kb_dock.toggleViewAction())  # a closed panel comes back from here
         view.addAction(self.viewer_dock.toggleViewAction())
         language = view.addMenu(self.tr("Language"))
         self.language_group = QActionGroup(self)  # one checked: the window's current choice
@@ -324,32 +337,7 @@ class MainWindow(QMainWindow):
         self.banner.show()
 
     def open_citation(self, citation: Citation) -> None:
-        note = None if citation.quote_verified else self.tr(
-            "The quote of source [{n}] was not found in the document, so nothing is highlighted: read the page "
-            "to check what the answer says.").format(n=citation.n)
-        self._show_pdf(citation.doc_id, Path(citation.path),
-                       lambda path: self.viewer.open(path, citation.page, citation.rects, citation.quote, note))
-
-    def _open_chunk(self, chunk: ChunkView) -> None:
-        doc = next((d for d in self.kb.model.docs if d.doc_id == chunk.doc_id), None)
-        if doc is None:
-            self._error(self.tr("“{doc}” is not in the knowledge base shown; choose its knowledge base to open it.")
-                        .format(doc=chunk.doc))
-            return
-        self._show_pdf(doc.doc_id, Path(doc.path), lambda path: self.viewer.open(path, chunk.page))
-
-    def _open_document(self, doc: DocumentView | None) -> None:
-        if doc is not None:
-            self._show_pdf(doc.doc_id, Path(doc.path), lambda path: self.viewer.open(path, 1))
-
-    def _show_pdf(self, doc_id: str, path: Path, show: Callable[[Path], None]) -> None:
-        """Show a PDF in the viewer; one of the team server's that this workstation has not opened yet is
-        fetched first, in the background (the viewer says why when that fails)."""
-        self.viewer_dock.show()
-        if path.is_file() or not self.bridge.on_server or not self.kb.database:
-            show(path)
-            return
-        self.bridge.fetch_pdf(self.kb.database, doc_id, show)
+        self.pdf.open_citation(citation)
 
     def _export(self, fmt: str) -> None:
         if self.state is None or self.state.report is None:

@@ -103,6 +103,10 @@ class PlanEditor(QWidget):
                                     ("down", self.tr("Down"), lambda: self._move(1)),
                                     ("replan", self.tr("Re-plan…"), self._replan)):
             button = QPushButton(icon(meaning), text)
+            if meaning in ("up", "down"):  # arrows say it: their words made the plan the window's widest pane
+                button.setText("")
+                button.setToolTip(text)
+                button.setAccessibleName(text)
             button.clicked.connect(slot)
             buttons.addWidget(button)
             self.edit_buttons.append(button)
@@ -111,7 +115,7 @@ class PlanEditor(QWidget):
         self.approve.setDefault(True)
         self.approve.clicked.connect(self.approveRequested)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel(self.tr("Research plan — edit it, then approve. Task 0 is your question.")))
+        layout.addWidget(QLabel(self.tr("Research plan — edit it, then approve. Task 0 is your question."), wordWrap=True))
         layout.addWidget(self.note)
         layout.addWidget(self.view, 1)
         layout.addWidget(self.new_task)

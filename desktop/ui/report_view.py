@@ -11,10 +11,11 @@ from __future__ import annotations
 from html import escape
 
 from PySide6.QtCore import QEvent, QMimeData, Qt, QUrl, Signal
-from PySide6.QtGui import QFont, QGuiApplication, QIcon, QPalette
+from PySide6.QtGui import QAction, QFont, QGuiApplication, QIcon, QPalette
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
+    QMenu,
     QStyle,
     QTabWidget,
     QTextBrowser,
@@ -62,7 +63,13 @@ class ReportView(QWidget):
         self.verified_gauge = Gauge()
         self.cited_gauge = Gauge()
         self.tabs = QTabWidget()
-        self.export_buttons: dict[str, QToolButton] = {}
+        # one Export button (every format) with a menu of the single formats: a row of format buttons was
+        # the widest thing in the window and left the PDF pane 320 px at 1280 px in German
+        self.export_button = QToolButton()
+        self.export_button.setIcon(icon("export"))
+        self.export_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
+        self.export_actions: dict[str, QAction] = {}
         self.copy_button = QToolButton()
         self.copy_button.setIcon(icon("copy"))
         self.copy_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
@@ -148,17 +155,17 @@ class ReportView(QWidget):
             self.tabs.addTab(widget, "")
 
         actions = QHBoxLayout()
+        menu = QMenu(self.export_button)
         for fmt in EXPORT_FORMATS:
-            # tool buttons, as narrow as their words: push buttons' minimum widths made this row the widest
-            # thing in the window and left the PDF pane too narrow to read a page
-            button = QToolButton()
-            if fmt == "all":
-                button.setIcon(icon("export"))
-                button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-            button.setObjectName(f"export_{fmt}")
-            button.clicked.connect(lambda _checked=False, f=fmt: self.exportRequested.emit(f))
-            self.export_buttons[fmt] = button
-            actions.addWidget(button)
+            action = QAction(self)
+            action.triggered.connect(lambda _checked=False, f=fmt: self.exportRequested.emit(f))
+            self.export_actions[fmt] = action
+            if fmt != "all":
+                menu.addAction(action)
+        self.export_button.setMenu(menu)
+        self.export_button.setDefaultAction(self.export_actions["all"])
+        self.export_button.setObjectName("export")
+        actions.addWidget(self.export_button)
         actions.addStretch(1)
         self.copy_button.setObjectName("copy_answer")
         self.copy_button.clicked.connect(self.copy_answer)
@@ -181,11 +188,12 @@ class ReportView(QWidget):
             "pdf": (self.tr("PDF"), self.tr("Save the report as PDF (report.pdf)")),
             "docx": (self.tr("DOCX"), self.tr("Save the report as a Word document (report.docx)")),
             "json": (self.tr("JSON"), self.tr("Save the report's data (report.json)")),
-            "all": (self.tr("Export all"), self.tr("Save the report in every format")),
+            "all": (self.tr("Export all"), self.tr("Save the report in every format (the arrow: one format)")),
         }
         for fmt, (text, tip) in texts.items():
-            self.export_buttons[fmt].setText(text)
-            self.export_buttons[fmt].setToolTip(tip)
+            self.export_actions[fmt].setText(text)
+            self.export_actions[fmt].setToolTip(tip)
+        self.export_actions["all"].setIcon(icon("export"))
         self.copy_button.setText(self.tr("Copy answer"))
         self.copy_button.setToolTip(self.tr("Copy the answer and its sources as Markdown"))
 
@@ -232,8 +240,9 @@ class ReportView(QWidget):
         self.tabs.setTabToolTip(index, f"<p>{escape(warning)}</p>" if warning else "")
 
     def _set_actions_enabled(self, enabled: bool) -> None:
-        for button in (*self.export_buttons.values(), self.copy_button):
-            button.setEnabled(enabled)
+        for action in self.export_actions.values():
+            action.setEnabled(enabled)
+        self.copy_button.setEnabled(enabled)
 
     def _on_anchor_clicked(self, url: QUrl) -> None:
         self.activate_link(url.toString())

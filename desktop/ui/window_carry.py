@@ -1,17 +1,18 @@
 """What a main window hands to the one that replaces it (View → Language builds the window anew on the
-same bridge): the shown run, the research log and draft, the database, the open PDF and page, the last
+same bridge): the shown run, the research log and draft, the database, the open PDF, page and highlight, the last
 ingestion report, what is still running, and the layout."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from PySide6.QtCore import QByteArray
 
 from desktop.bridge.kb_views import IngestReportView
 from desktop.bridge.views import LogLine, RunView
 from desktop.ui.main_window import MainWindow
+from desktop.ui.pdf_places import Place
+from desktop.ui.window_memory import place_of, put
 
 
 @dataclass
@@ -20,26 +21,29 @@ class Carried:
     log: list[LogLine]
     draft: str
     database: str | None
-    pdf: tuple[Path, int] | None  # file and page
+    pdf: Place | None  # file, page and highlight
     ingest_report: IngestReportView | None
     busy: set[str] = field(default_factory=set)
-    geometry: QByteArray = field(default_factory=QByteArray)
+    place: list[int] = field(default_factory=list)  # window_memory.place_of
     layout: QByteArray = field(default_factory=QByteArray)
+    zooms: dict[str, str | float] = field(default_factory=dict)  # the viewer's, per document
 
 
 def carry(window: MainWindow) -> Carried:
-    path = window.viewer.path
     return Carried(
         state=window.state, log=list(window.progress.lines), draft=window.progress.draft.toPlainText(),
-        database=window.kb.database, pdf=(path, window.viewer.current_page()) if path else None,
+        database=window.kb.database, pdf=window.viewer.place,
         ingest_report=window.kb.last_report,
-        busy=set(window.busy_now), geometry=window.saveGeometry(), layout=window.saveState())
+        busy=set(window.busy_now), place=place_of(window), layout=window.saveState(),
+        zooms=dict(window.viewer.zooms))
 
 
 def take_over(window: MainWindow, carried: Carried) -> None:
     """Show in ``window`` what the window it replaces showed, and go on where that one was."""
-    window.restoreGeometry(carried.geometry)
+    if carried.place:
+        put(window, carried.place)
     window.restoreState(carried.layout)
+    window.default_docks = False
     if carried.database:
         window.kb.set_databases(window.bridge.databases(), select=carried.database)
     if carried.state is not None:
@@ -51,5 +55,6 @@ def take_over(window: MainWindow, carried: Carried) -> None:
         window.kb.show_summary(carried.ingest_report)
     for what in carried.busy:  # a running ingestion says so, instead of the last one's summary
         window.show_busy(what, True)
+    window.viewer.zooms = dict(carried.zooms)
     if carried.pdf is not None:
-        window.viewer.open(*carried.pdf)
+        window.viewer.show_place(carried.pdf)

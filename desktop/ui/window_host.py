@@ -14,7 +14,7 @@ from desktop.paths import AppPaths
 from desktop.settings import save_settings
 from desktop.ui import i18n
 from desktop.ui.main_window import MainWindow
-from desktop.ui.window_carry import carry, take_over
+from desktop.ui.window_carry import Carried, carry, take_over
 from desktop.ui.window_memory import recall, remember
 
 
@@ -26,13 +26,17 @@ class WindowHost(QObject):
         self.paths = paths
         self.window: MainWindow | None = None
 
-    def open(self, recall_layout: bool = False) -> MainWindow:
-        """A new main window; ``recall_layout``: as the last one was left (the app's first window)."""
+    def open(self, recall_layout: bool = False, carried: Carried | None = None) -> MainWindow:
+        """A new main window; ``recall_layout``: as the last one was left (the app's first window);
+        ``carried``: what the window it replaces showed. Either is restored before the window shows: a
+        shown window's geometry moves by its frame (25 px down after a language switch)."""
         window = MainWindow(self.bridge)
         window.languageRequested.connect(self.switch_language)
         window.closing.connect(lambda: remember(self.paths, window))
         if recall_layout:
             recall(self.paths, window)
+        if carried is not None:
+            take_over(window, carried)
         window.show()
         self.window = window
         return window
@@ -45,9 +49,8 @@ class WindowHost(QObject):
         self.bridge.settings = self.bridge.settings.changed(ui={"language": language})
         save_settings(self.paths, self.bridge.settings)
         i18n.install(self.app, language)
-        new = self.open()
+        new = self.open(carried=carry(old) if old is not None else None)
         if old is not None:
-            take_over(new, carry(old))
             old.close()  # cuts its connections to the bridge
             old.deleteLater()
         return new

@@ -161,27 +161,22 @@
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="47"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="55"/>
         <source>Document</source>
         <translation>Dokument</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="47"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="55"/>
         <source>Pages</source>
         <translation>Seiten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="47"/>
-        <source>Chunks</source>
-        <translation>Passagen</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="47"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="55"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="67"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="75"/>
         <source>%Ln to embed</source>
         <translation>
             <numerusform>%Ln noch einzubetten</numerusform>
@@ -189,7 +184,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="68"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="76"/>
         <source>%n warning(s)</source>
         <translation>
             <numerusform>%n Warnung</numerusform>
@@ -197,9 +192,17 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="68"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="76"/>
         <source>ready</source>
         <translation>bereit</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="85"/>
+        <source>%Ln chunk(s)</source>
+        <translation>
+            <numerusform>%Ln Passage</numerusform>
+            <numerusform>%Ln Passagen</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -263,48 +266,48 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
 <context>
     <name>KnowledgeBasePanel</name>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="102"/>
-        <location filename="../../desktop/ui/kb_panel.py" line="277"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="109"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="284"/>
         <source>New knowledge base</source>
         <translation>Neue Wissensdatenbank</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="103"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="110"/>
         <source>Delete this knowledge base (your PDFs are not touched)</source>
         <translation>Diese Wissensdatenbank löschen (Ihre PDFs bleiben unverändert)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="118"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="125"/>
         <source>Add PDFs…</source>
         <translation>PDFs hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="119"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="126"/>
         <source>Add folder…</source>
         <translation>Ordner hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="125"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="132"/>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="127"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="134"/>
         <source>Last ingestion report…</source>
         <translation>Letzter Importbericht…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="142"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="149"/>
         <source>Knowledge base</source>
         <translation>Wissensdatenbank</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="180"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="187"/>
         <source>Adding to “{database}”: reading…</source>
         <translation>Hinzufügen zu „{database}“: Einlesen…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="188"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="195"/>
         <source>{0}/%Ln file(s)</source>
         <translation>
             <numerusform>{0}/%Ln Datei</numerusform>
@@ -312,7 +315,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="189"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="196"/>
         <source>{0}/%Ln page(s)</source>
         <translation>
             <numerusform>{0}/%Ln Seite</numerusform>
@@ -320,12 +323,12 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="190"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="197"/>
         <source>Reading {files}, {pages}</source>
         <translation>Einlesen: {files}, {pages}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="194"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="201"/>
         <source>Embedding {0}/%Ln chunk(s) (search already works)</source>
         <translation>
             <numerusform>Einbetten: {0}/%Ln Passage (die Suche funktioniert bereits)</numerusform>
@@ -333,22 +336,22 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="199"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="206"/>
         <source> · about {0} left</source>
         <translation> · noch etwa {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="214"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="221"/>
         <source>no PDF files found</source>
         <translation>keine PDF-Dateien gefunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="216"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="223"/>
         <source> — cancelled; add again to continue</source>
         <translation> — abgebrochen; zum Fortsetzen erneut hinzufügen</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="224"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="231"/>
         <source>%Ln added</source>
         <translation>
             <numerusform>%Ln hinzugefügt</numerusform>
@@ -356,7 +359,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="225"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="232"/>
         <source>%Ln updated</source>
         <translation>
             <numerusform>%Ln aktualisiert</numerusform>
@@ -364,7 +367,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="226"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="233"/>
         <source>%Ln unchanged</source>
         <translation>
             <numerusform>%Ln unverändert</numerusform>
@@ -372,7 +375,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="227"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="234"/>
         <source>%Ln moved</source>
         <translation>
             <numerusform>%Ln verschoben</numerusform>
@@ -380,7 +383,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="228"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="235"/>
         <source>%Ln removed</source>
         <translation>
             <numerusform>%Ln entfernt</numerusform>
@@ -388,7 +391,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="229"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="236"/>
         <source>%Ln duplicate(s)</source>
         <translation>
             <numerusform>%Ln Duplikat</numerusform>
@@ -396,7 +399,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="230"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="237"/>
         <source>%Ln rejected</source>
         <translation>
             <numerusform>%Ln abgelehnt</numerusform>
@@ -404,42 +407,42 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="235"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="242"/>
         <source>added</source>
         <translation>hinzugefügt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="235"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="242"/>
         <source>updated</source>
         <translation>aktualisiert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="235"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="242"/>
         <source>unchanged</source>
         <translation>unverändert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="236"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="243"/>
         <source>moved</source>
         <translation>verschoben</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="236"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="243"/>
         <source>removed</source>
         <translation>entfernt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="236"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="243"/>
         <source>duplicate</source>
         <translation>Duplikat</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="237"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="244"/>
         <source>rejected</source>
         <translation>abgelehnt</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="243"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="250"/>
         <source>“{database}”: %n file(s) in {seconds} s</source>
         <translation>
             <numerusform>„{database}“: %n Datei in {seconds} s</numerusform>
@@ -447,7 +450,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="246"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="253"/>
         <source> · %Ln chunk(s) still to embed (search already works)</source>
         <translation>
             <numerusform> · %Ln Passage noch einzubetten (die Suche funktioniert bereits)</numerusform>
@@ -455,12 +458,12 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="252"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="259"/>
         <source>{pages}, {chunks}</source>
         <translation>{pages}, {chunks}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="253"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="260"/>
         <source>%Ln page(s)</source>
         <translation>
             <numerusform>%Ln Seite</numerusform>
@@ -468,7 +471,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="253"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="260"/>
         <source>%Ln chunk(s)</source>
         <translation>
             <numerusform>%Ln Passage</numerusform>
@@ -476,77 +479,77 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="258"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="265"/>
         <source>Ingestion report</source>
         <translation>Importbericht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="265"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="272"/>
         <source>Add PDFs to “{database}”</source>
         <translation>PDFs zu „{database}“ hinzufügen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="272"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="279"/>
         <source>Add a folder of PDFs to “{database}”</source>
         <translation>Ordner mit PDFs zu „{database}“ hinzufügen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="266"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="273"/>
         <source>PDF files (*.pdf)</source>
         <translation>PDF-Dateien (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="277"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="284"/>
         <source>Name:</source>
         <translation>Name:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="284"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="291"/>
         <source>Delete knowledge base</source>
         <translation>Wissensdatenbank löschen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="285"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="292"/>
         <source>Delete the knowledge base &apos;{0}&apos;? Its index is removed; your PDF files are not touched.</source>
         <translation>Wissensdatenbank „{0}“ löschen? Der Index wird entfernt; Ihre PDF-Dateien bleiben unverändert.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="295"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="302"/>
         <source>Open</source>
         <translation>Öffnen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="296"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="303"/>
         <source>Tags…</source>
         <translation>Schlagwörter…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="297"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="304"/>
         <source>Category…</source>
         <translation>Kategorie…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="298"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="305"/>
         <source>Metadata field…</source>
         <translation>Metadatenfeld…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="300"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="307"/>
         <source>Remove from knowledge base</source>
         <translation>Aus der Wissensdatenbank entfernen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="304"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="311"/>
         <source>Tags (separated by commas):</source>
         <translation>Schlagwörter (durch Kommas getrennt):</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="304"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="311"/>
         <source>Category:</source>
         <translation>Kategorie:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="310"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="317"/>
         <source>Field=value (e.g. exhibit=A-17):</source>
         <translation>Feld=Wert (z. B. anlage=A-17):</translation>
     </message>
@@ -554,148 +557,148 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="73"/>
+        <location filename="../../desktop/ui/main_window.py" line="74"/>
         <source>1 Clarify</source>
         <translation>1 Klärung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="73"/>
+        <location filename="../../desktop/ui/main_window.py" line="74"/>
         <source>2 Plan</source>
         <translation>2 Plan</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="74"/>
+        <location filename="../../desktop/ui/main_window.py" line="75"/>
         <source>3 Research</source>
         <translation>3 Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="74"/>
+        <location filename="../../desktop/ui/main_window.py" line="75"/>
         <source>4 Report</source>
         <translation>4 Bericht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="83"/>
+        <location filename="../../desktop/ui/main_window.py" line="84"/>
         <source>Knowledge base</source>
         <translation>Wissensdatenbank</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="84"/>
+        <location filename="../../desktop/ui/main_window.py" line="85"/>
         <source>PDF</source>
         <translation>PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="168"/>
+        <location filename="../../desktop/ui/main_window.py" line="180"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="169"/>
+        <location filename="../../desktop/ui/main_window.py" line="181"/>
         <source>Add PDFs…</source>
         <translation>PDFs hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="170"/>
+        <location filename="../../desktop/ui/main_window.py" line="182"/>
         <source>Add folder…</source>
         <translation>Ordner hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="171"/>
+        <location filename="../../desktop/ui/main_window.py" line="183"/>
         <source>Export report…</source>
         <translation>Bericht exportieren…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="173"/>
+        <location filename="../../desktop/ui/main_window.py" line="185"/>
         <source>Quit</source>
         <translation>Beenden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="174"/>
+        <location filename="../../desktop/ui/main_window.py" line="186"/>
         <source>&amp;Research</source>
         <translation>&amp;Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="175"/>
+        <location filename="../../desktop/ui/main_window.py" line="187"/>
         <source>New question</source>
         <translation>Neue Frage</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="176"/>
+        <location filename="../../desktop/ui/main_window.py" line="188"/>
         <source>History…</source>
         <translation>Verlauf…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="177"/>
+        <location filename="../../desktop/ui/main_window.py" line="189"/>
         <source>Stop run</source>
         <translation>Recherche anhalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="178"/>
+        <location filename="../../desktop/ui/main_window.py" line="190"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="180"/>
+        <location filename="../../desktop/ui/main_window.py" line="193"/>
         <source>Language</source>
         <translation>Sprache</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="182"/>
+        <location filename="../../desktop/ui/main_window.py" line="195"/>
         <source>System language</source>
         <translation>Sprache des Systems</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="188"/>
+        <location filename="../../desktop/ui/main_window.py" line="201"/>
         <source>&amp;Settings</source>
         <translation>&amp;Einstellungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="189"/>
+        <location filename="../../desktop/ui/main_window.py" line="202"/>
         <source>Preferences…</source>
         <translation>Einstellungen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="190"/>
+        <location filename="../../desktop/ui/main_window.py" line="203"/>
         <source>Check LLM connection</source>
         <translation>LLM-Verbindung prüfen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="191"/>
+        <location filename="../../desktop/ui/main_window.py" line="204"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="192"/>
+        <location filename="../../desktop/ui/main_window.py" line="205"/>
         <source>User guide</source>
         <translation>Benutzerhandbuch</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="194"/>
-        <location filename="../../desktop/ui/main_window.py" line="407"/>
+        <location filename="../../desktop/ui/main_window.py" line="207"/>
+        <location filename="../../desktop/ui/main_window.py" line="395"/>
         <source>About Rabbithole</source>
         <translation>Über Rabbithole</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="222"/>
+        <location filename="../../desktop/ui/main_window.py" line="235"/>
         <source>The LLM server answers again: resume the run to go on.</source>
         <translation>Der LLM-Server antwortet wieder: setzen Sie den Lauf fort.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="224"/>
+        <location filename="../../desktop/ui/main_window.py" line="237"/>
         <source>Resume</source>
         <translation>Fortsetzen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="246"/>
+        <location filename="../../desktop/ui/main_window.py" line="259"/>
         <source>Working…</source>
         <translation>Wird ausgeführt…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="258"/>
+        <location filename="../../desktop/ui/main_window.py" line="271"/>
         <source>Choose or create a knowledge base first.</source>
         <translation>Wählen oder erstellen Sie zuerst eine Wissensdatenbank.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="300"/>
+        <location filename="../../desktop/ui/main_window.py" line="313"/>
         <source>KB: {0} · %Ln document(s)</source>
         <translation>
             <numerusform>Wissensdatenbank: {0} · %Ln Dokument</numerusform>
@@ -703,7 +706,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="301"/>
+        <location filename="../../desktop/ui/main_window.py" line="314"/>
         <source> · %Ln chunk(s) to embed</source>
         <translation>
             <numerusform> · %Ln Passage noch einzubetten</numerusform>
@@ -711,62 +714,52 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="307"/>
+        <location filename="../../desktop/ui/main_window.py" line="320"/>
         <source>Research can start once the LLM server answers (see the message above).</source>
         <translation>Die Recherche kann beginnen, sobald der LLM-Server antwortet (siehe Hinweis oben).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="311"/>
+        <location filename="../../desktop/ui/main_window.py" line="324"/>
         <source>LLM: {0} ✓</source>
         <translation>LLM: {0} ✓</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="314"/>
+        <location filename="../../desktop/ui/main_window.py" line="327"/>
         <source>LLM: not ready</source>
         <translation>LLM: nicht bereit</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="317"/>
+        <location filename="../../desktop/ui/main_window.py" line="330"/>
         <source>The LLM server does not answer. Start Ollama (ollama serve) or point Rabbithole to your team&apos;s LLM server in Settings → LLM. The knowledge base works meanwhile.</source>
         <translation>Der LLM-Server antwortet nicht. Starten Sie Ollama (ollama serve) oder verweisen Sie Rabbithole unter Einstellungen → LLM auf den LLM-Server Ihres Teams. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="320"/>
+        <location filename="../../desktop/ui/main_window.py" line="333"/>
         <source>The model {0} is not on the LLM server. Pull it (ollama pull {0}, or Settings → LLM → Pull model) or choose another one in Settings → LLM. The knowledge base works meanwhile.</source>
         <translation>Das Modell {0} ist nicht auf dem LLM-Server. Laden Sie es herunter (ollama pull {0} oder Einstellungen → LLM → Modell herunterladen) oder wählen Sie unter Einstellungen → LLM ein anderes. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="323"/>
+        <location filename="../../desktop/ui/main_window.py" line="336"/>
         <source>Details: {0}</source>
         <translation>Details: {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="328"/>
-        <source>The quote of source [{n}] was not found in the document, so nothing is highlighted: read the page to check what the answer says.</source>
-        <translation>Das Zitat der Quelle [{n}] wurde im Dokument nicht gefunden, daher ist nichts markiert: Lesen Sie die Seite, um zu prüfen, was die Antwort sagt.</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/main_window.py" line="336"/>
-        <source>“{doc}” is not in the knowledge base shown; choose its knowledge base to open it.</source>
-        <translation>„{doc}“ ist nicht in der angezeigten Wissensdatenbank; wählen Sie seine Wissensdatenbank, um es zu öffnen.</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/main_window.py" line="356"/>
+        <location filename="../../desktop/ui/main_window.py" line="344"/>
         <source>There is no report to export yet.</source>
         <translation>Es gibt noch keinen Bericht zum Exportieren.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="366"/>
+        <location filename="../../desktop/ui/main_window.py" line="354"/>
         <source>Written to {folder}: {files}</source>
         <translation>Geschrieben nach {folder}: {files}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="388"/>
+        <location filename="../../desktop/ui/main_window.py" line="376"/>
         <source>The new data folder is used from the next start.</source>
         <translation>Der neue Datenordner wird ab dem nächsten Start verwendet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="405"/>
+        <location filename="../../desktop/ui/main_window.py" line="393"/>
         <source>Rabbithole {version} — offline research over your PDFs with a local LLM.
 Data folder: {folder}</source>
         <translation>Rabbithole {version} — Offline-Recherche in Ihren PDFs mit einem lokalen LLM.
@@ -975,9 +968,63 @@ Datenordner: {folder}</translation>
     </message>
 </context>
 <context>
+    <name>PdfPane</name>
+    <message>
+        <location filename="../../desktop/ui/pdf_pane.py" line="31"/>
+        <source>The quote of source [{n}] was not found in the document, so nothing is highlighted: read the page to check what the answer says.</source>
+        <translation>Das Zitat der Quelle [{n}] wurde im Dokument nicht gefunden, daher ist nichts markiert: Lesen Sie die Seite, um zu prüfen, was die Antwort sagt.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/pdf_pane.py" line="39"/>
+        <source>“{doc}” is not in the knowledge base shown; choose its knowledge base to open it.</source>
+        <translation>„{doc}“ ist nicht in der angezeigten Wissensdatenbank; wählen Sie seine Wissensdatenbank, um es zu öffnen.</translation>
+    </message>
+</context>
+<context>
+    <name>PdfSearch</name>
+    <message>
+        <location filename="../../desktop/ui/pdf_search.py" line="41"/>
+        <source>Search ({key})</source>
+        <translation>Suchen ({key})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/pdf_search.py" line="52"/>
+        <source>Previous result</source>
+        <translation>Vorheriger Treffer</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/pdf_search.py" line="53"/>
+        <source>Next result</source>
+        <translation>Nächster Treffer</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/pdf_search.py" line="155"/>
+        <source>Searching…</source>
+        <translation>Suche läuft…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/pdf_search.py" line="155"/>
+        <source>No matches</source>
+        <translation>Keine Treffer</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/pdf_search.py" line="157"/>
+        <source>{n} / {count}</source>
+        <translation>{n} / {count}</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/pdf_search.py" line="159"/>
+        <source>%n match(es)</source>
+        <translation>
+            <numerusform>%n Treffer</numerusform>
+            <numerusform>%n Treffer</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>PdfViewer</name>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="80"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="87"/>
         <source>No document open.
 
 Click a citation [n] in the report, or double-click a document in the knowledge base or a retrieved passage, to read it here.</source>
@@ -986,12 +1033,12 @@ Click a citation [n] in the report, or double-click a document in the knowledge 
 Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokument der Wissensdatenbank oder eine gefundene Passage, um es hier zu lesen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="92"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="102"/>
         <source>“{name}” was not found at {path} — was it moved? Re-add it to the knowledge base.</source>
         <translation>„{name}“ wurde unter {path} nicht gefunden — wurde die Datei verschoben? Fügen Sie sie erneut zur Wissensdatenbank hinzu.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/pdf_viewer.py" line="99"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="109"/>
         <source>Page {page} does not exist; the document has %n page(s).</source>
         <translation>
             <numerusform>Seite {page} existiert nicht; das Dokument hat %n Seite.</numerusform>
@@ -999,103 +1046,110 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="102"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="112"/>
         <source>The quote could not be found on page {page}.</source>
         <translation>Das Zitat wurde auf Seite {page} nicht gefunden.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="135"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="169"/>
         <source>“{name}” is password-protected. Remove the password and re-add it to the knowledge base.</source>
         <translation>„{name}“ ist passwortgeschützt. Entfernen Sie das Passwort und fügen Sie die Datei erneut zur Wissensdatenbank hinzu.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="138"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="172"/>
         <source>“{name}” cannot be opened: the file is damaged or not a PDF ({path}).</source>
         <translation>„{name}“ kann nicht geöffnet werden: Die Datei ist beschädigt oder keine PDF-Datei ({path}).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="168"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="206"/>
+        <source>Back</source>
+        <translation>Zurück</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="207"/>
+        <source>Forward</source>
+        <translation>Vor</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="208"/>
         <source>Previous page</source>
         <translation>Vorherige Seite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="170"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="210"/>
         <source>Page</source>
         <translation>Seite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="173"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="213"/>
         <source>Next page</source>
         <translation>Nächste Seite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="176"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="216"/>
         <source>Zoom out</source>
         <translation>Verkleinern</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="177"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="217"/>
         <source>Zoom in</source>
         <translation>Vergrößern</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="178"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="218"/>
+        <source>Fit text to width</source>
+        <translation>Text an Breite anpassen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="219"/>
         <source>Fit width</source>
         <translation>Seitenbreite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="179"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="220"/>
         <source>Fit page</source>
         <translation>Ganze Seite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="188"/>
-        <source>Search ({key})</source>
-        <translation>Suchen ({key})</translation>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="223"/>
+        <source>Read in a window of its own</source>
+        <translation>In eigenem Fenster lesen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="193"/>
-        <source>Previous result</source>
-        <translation>Vorheriger Treffer</translation>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="352"/>
+        <source>“{text}” ({doc}, p. {page})</source>
+        <translation>„{text}“ ({doc}, S. {page})</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="194"/>
-        <source>Next result</source>
-        <translation>Nächster Treffer</translation>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="358"/>
+        <source>Copy</source>
+        <translation>Kopieren</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="207"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="359"/>
+        <source>Copy with citation</source>
+        <translation>Mit Quellenangabe kopieren</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="240"/>
         <source>{0}%</source>
         <comment>a zoom</comment>
         <translation>{0}&#xa0;%</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="234"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="264"/>
+        <source>Back ({key})</source>
+        <translation>Zurück ({key})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="265"/>
+        <source>Forward ({key})</source>
+        <translation>Vor ({key})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="273"/>
         <source> / {count}</source>
         <translation> / {count}</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="326"/>
-        <source>Searching…</source>
-        <translation>Suche läuft…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="326"/>
-        <source>No matches</source>
-        <translation>Keine Treffer</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="328"/>
-        <source>{n} / {count}</source>
-        <translation>{n} / {count}</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop/ui/pdf_viewer.py" line="330"/>
-        <source>%n match(es)</source>
-        <translation>
-            <numerusform>%n Treffer</numerusform>
-            <numerusform>%n Treffer</numerusform>
-        </translation>
     </message>
 </context>
 <context>
@@ -1164,27 +1218,27 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         <translation>Neu planen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="110"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="114"/>
         <source>Approve plan and start research</source>
         <translation>Plan freigeben und Recherche starten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="114"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="118"/>
         <source>Research plan — edit it, then approve. Task 0 is your question.</source>
         <translation>Rechercheplan — bearbeiten Sie ihn und geben Sie ihn dann frei. Aufgabe 0 ist Ihre Frage.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="143"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="147"/>
         <source>The plan is only your question (task 0): the model proposed no further tasks. Add tasks for aspects to look into, re-plan with a hint, or approve to research the question as it stands.</source>
         <translation>Der Plan besteht nur aus Ihrer Frage (Aufgabe 0): Das Modell hat keine weiteren Aufgaben vorgeschlagen. Fügen Sie Aufgaben für Gesichtspunkte hinzu, die untersucht werden sollen, planen Sie mit einem Hinweis neu, oder genehmigen Sie, um die Frage so zu recherchieren.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="170"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="174"/>
         <source>Re-plan</source>
         <translation>Neu planen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="171"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="175"/>
         <source>What should the new plan do differently?</source>
         <translation>Was soll der neue Plan anders machen?</translation>
     </message>
@@ -1528,97 +1582,97 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
 <context>
     <name>ReportView</name>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="175"/>
+        <location filename="../../desktop/ui/report_view.py" line="182"/>
         <source>Answer</source>
         <translation>Antwort</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="175"/>
+        <location filename="../../desktop/ui/report_view.py" line="182"/>
         <source>Findings</source>
         <translation>Ergebnisse</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="175"/>
+        <location filename="../../desktop/ui/report_view.py" line="182"/>
         <source>Filtered</source>
         <translation>Aussortiert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="175"/>
+        <location filename="../../desktop/ui/report_view.py" line="182"/>
         <source>Quality</source>
         <translation>Qualität</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="175"/>
+        <location filename="../../desktop/ui/report_view.py" line="182"/>
         <source>Run</source>
         <translation>Ablauf</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="179"/>
+        <location filename="../../desktop/ui/report_view.py" line="186"/>
         <source>Markdown</source>
         <translation>Markdown</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="179"/>
+        <location filename="../../desktop/ui/report_view.py" line="186"/>
         <source>Save the report as Markdown (report.md)</source>
         <translation>Bericht als Markdown speichern (report.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="180"/>
+        <location filename="../../desktop/ui/report_view.py" line="187"/>
         <source>HTML</source>
         <translation>HTML</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="180"/>
+        <location filename="../../desktop/ui/report_view.py" line="187"/>
         <source>Save the report as a web page (report.html)</source>
         <translation>Bericht als Webseite speichern (report.html)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="181"/>
+        <location filename="../../desktop/ui/report_view.py" line="188"/>
         <source>PDF</source>
         <translation>PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="181"/>
+        <location filename="../../desktop/ui/report_view.py" line="188"/>
         <source>Save the report as PDF (report.pdf)</source>
         <translation>Bericht als PDF speichern (report.pdf)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="182"/>
+        <location filename="../../desktop/ui/report_view.py" line="189"/>
         <source>DOCX</source>
         <translation>DOCX</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="182"/>
+        <location filename="../../desktop/ui/report_view.py" line="189"/>
         <source>Save the report as a Word document (report.docx)</source>
         <translation>Bericht als Word-Dokument speichern (report.docx)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="183"/>
+        <location filename="../../desktop/ui/report_view.py" line="190"/>
         <source>JSON</source>
         <translation>JSON</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="183"/>
+        <location filename="../../desktop/ui/report_view.py" line="190"/>
         <source>Save the report&apos;s data (report.json)</source>
         <translation>Daten des Berichts speichern (report.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="184"/>
+        <location filename="../../desktop/ui/report_view.py" line="191"/>
         <source>Export all</source>
         <translation>Alle exportieren</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="184"/>
-        <source>Save the report in every format</source>
-        <translation>Bericht in allen Formaten speichern</translation>
+        <location filename="../../desktop/ui/report_view.py" line="191"/>
+        <source>Save the report in every format (the arrow: one format)</source>
+        <translation>Den Bericht in allen Formaten speichern (der Pfeil: ein Format)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="189"/>
+        <location filename="../../desktop/ui/report_view.py" line="197"/>
         <source>Copy answer</source>
         <translation>Antwort kopieren</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="190"/>
+        <location filename="../../desktop/ui/report_view.py" line="198"/>
         <source>Copy the answer and its sources as Markdown</source>
         <translation>Antwort mit Quellen als Markdown kopieren</translation>
     </message>

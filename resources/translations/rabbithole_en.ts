@@ -30,16 +30,22 @@
 <context>
     <name>DocumentsModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="67" />
+        <location filename="../../desktop/ui/kb_panel.py" line="75" />
         <source>%Ln to embed</source>
         <translation>
             <numerusform>%Ln to embed</numerusform><numerusform>%Ln to embed</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="68" />
+        <location filename="../../desktop/ui/kb_panel.py" line="76" />
         <source>%n warning(s)</source>
         <translation>
             <numerusform>%n warning</numerusform><numerusform>%n warnings</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/kb_panel.py" line="85" />
+        <source>%Ln chunk(s)</source>
+        <translation>
+            <numerusform>%Ln chunk</numerusform><numerusform>%Ln chunks</numerusform></translation>
     </message>
 </context>
 <context>
@@ -54,85 +60,85 @@
 <context>
     <name>KnowledgeBasePanel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="188" />
+        <location filename="../../desktop/ui/kb_panel.py" line="195" />
         <source>{0}/%Ln file(s)</source>
         <translation>
             <numerusform>{0}/%Ln file</numerusform><numerusform>{0}/%Ln files</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="189" />
+        <location filename="../../desktop/ui/kb_panel.py" line="196" />
         <source>{0}/%Ln page(s)</source>
         <translation>
             <numerusform>{0}/%Ln page</numerusform><numerusform>{0}/%Ln pages</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="194" />
+        <location filename="../../desktop/ui/kb_panel.py" line="201" />
         <source>Embedding {0}/%Ln chunk(s) (search already works)</source>
         <translation>
             <numerusform>Embedding {0}/%Ln chunk (search already works)</numerusform><numerusform>Embedding {0}/%Ln chunks (search already works)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="224" />
+        <location filename="../../desktop/ui/kb_panel.py" line="231" />
         <source>%Ln added</source>
         <translation>
             <numerusform>%Ln added</numerusform><numerusform>%Ln added</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="225" />
+        <location filename="../../desktop/ui/kb_panel.py" line="232" />
         <source>%Ln updated</source>
         <translation>
             <numerusform>%Ln updated</numerusform><numerusform>%Ln updated</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="226" />
+        <location filename="../../desktop/ui/kb_panel.py" line="233" />
         <source>%Ln unchanged</source>
         <translation>
             <numerusform>%Ln unchanged</numerusform><numerusform>%Ln unchanged</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="227" />
+        <location filename="../../desktop/ui/kb_panel.py" line="234" />
         <source>%Ln moved</source>
         <translation>
             <numerusform>%Ln moved</numerusform><numerusform>%Ln moved</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="228" />
+        <location filename="../../desktop/ui/kb_panel.py" line="235" />
         <source>%Ln removed</source>
         <translation>
             <numerusform>%Ln removed</numerusform><numerusform>%Ln removed</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="229" />
+        <location filename="../../desktop/ui/kb_panel.py" line="236" />
         <source>%Ln duplicate(s)</source>
         <translation>
             <numerusform>%Ln duplicate</numerusform><numerusform>%Ln duplicates</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="230" />
+        <location filename="../../desktop/ui/kb_panel.py" line="237" />
         <source>%Ln rejected</source>
         <translation>
             <numerusform>%Ln rejected</numerusform><numerusform>%Ln rejected</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="243" />
+        <location filename="../../desktop/ui/kb_panel.py" line="250" />
         <source>“{database}”: %n file(s) in {seconds} s</source>
         <translation>
             <numerusform>“{database}”: %n file in {seconds} s</numerusform><numerusform>“{database}”: %n files in {seconds} s</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="246" />
+        <location filename="../../desktop/ui/kb_panel.py" line="253" />
         <source> · %Ln chunk(s) still to embed (search already works)</source>
         <translation>
             <numerusform> · %Ln chunk still to embed (search already works)</numerusform><numerusform> · %Ln chunks still to embed (search already works)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="253" />
+        <location filename="../../desktop/ui/kb_panel.py" line="260" />
         <source>%Ln page(s)</source>
         <translation>
             <numerusform>%Ln page</numerusform><numerusform>%Ln pages</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="253" />
+        <location filename="../../desktop/ui/kb_panel.py" line="260" />
         <source>%Ln chunk(s)</source>
         <translation>
             <numerusform>%Ln chunk</numerusform><numerusform>%Ln chunks</numerusform></translation>
@@ -141,31 +147,34 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="300" />
+        <location filename="../../desktop/ui/main_window.py" line="313" />
         <source>KB: {0} · %Ln document(s)</source>
         <translation>
             <numerusform>KB: {0} · %Ln document</numerusform><numerusform>KB: {0} · %Ln documents</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="301" />
+        <location filename="../../desktop/ui/main_window.py" line="314" />
         <source> · %Ln chunk(s) to embed</source>
         <translation>
             <numerusform> · %Ln chunk to embed</numerusform><numerusform> · %Ln chunks to embed</numerusform></translation>
     </message>
 </context>
 <context>
-    <name>PdfViewer</name>
+    <name>PdfSearch</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/pdf_viewer.py" line="99" />
-        <source>Page {page} does not exist; the document has %n page(s).</source>
-        <translation>
-            <numerusform>Page {page} does not exist; the document has %n page.</numerusform><numerusform>Page {page} does not exist; the document has %n pages.</numerusform></translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop/ui/pdf_viewer.py" line="330" />
+        <location filename="../../desktop/ui/pdf_search.py" line="159" />
         <source>%n match(es)</source>
         <translation>
             <numerusform>%n match</numerusform><numerusform>%n matches</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>PdfViewer</name>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/pdf_viewer.py" line="109" />
+        <source>Page {page} does not exist; the document has %n page(s).</source>
+        <translation>
+            <numerusform>Page {page} does not exist; the document has %n page.</numerusform><numerusform>Page {page} does not exist; the document has %n pages.</numerusform></translation>
     </message>
 </context>
 <context>

@@ -16,6 +16,7 @@ from desktop.paths import AppPaths
 from desktop.settings import Settings
 from desktop.ui import i18n
 from desktop.ui.main_window import MainWindow
+from desktop.ui.pdf_viewer import PdfViewer
 
 
 @pytest.fixture(autouse=True)
@@ -45,3 +46,14 @@ def open_window(qtbot: Any, app_paths: AppPaths) -> Iterator[Callable[[str, str,
     for win, bridge in opened:
         win.close()
         bridge.shutdown()
+
+
+@pytest.fixture
+def viewer(qtbot: Any) -> PdfViewer:
+    """A PDF viewer on its own, shown at 900 × 700."""
+    widget = PdfViewer()
+    qtbot.addWidget(widget)
+    widget.resize(900, 700)
+    widget.show()
+    qtbot.waitExposed(widget)
+    return widget

@@ -80,7 +80,7 @@ def test_kb_panel_in_german_with_plural_forms(qtbot: Any, german: None) -> None:
     buttons = {b.text() for b in panel.findChildren(QPushButton)}
     assert {"PDFs hinzufügen…", "Ordner hinzufügen…", "Letzter Importbericht…"} <= buttons
     panel.set_documents([document_view(d) for d in [_doc(1), _doc(2), _doc(0, pending=1234), _doc(0)]])
-    status = [panel.model.data(panel.model.index(row, 3)) for row in range(4)]
+    status = [panel.model.data(panel.model.index(row, 2)) for row in range(4)]
     assert status == ["1 Warnung", "2 Warnungen", "1.234 noch einzubetten", "bereit"]
 
     panel.set_ingesting(True)

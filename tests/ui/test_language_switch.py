@@ -19,6 +19,7 @@ from desktop.bridge.bridge import EngineBridge
 from desktop.kb.storage.registry import SAMPLE_DB
 from desktop.kb.search.vector_process import serve_vectors_from_child_process
 from desktop.paths import AppPaths
+from desktop.report.model import Rect
 from desktop.settings import Settings
 from desktop.ui.main_window import MainWindow
 from desktop.ui.window_host import WindowHost
@@ -59,7 +60,11 @@ def test_switching_the_language_twice_keeps_the_run_and_the_work(
             run_id, log = win.state.run_id, win.progress.log.toPlainText()
             assert log
 
+            marked = [Rect(x0=72, y0=60, x1=200, y1=80)]
+            assert win.viewer.open(_pdf(tmp_path / "Zitat.pdf"), 1, marked)
             german = host.switch_language("de")  # during a run that waits for the user
+            assert german.viewer.view.highlights == {0: marked}  # the highlight stays on its page
+            assert german.viewer.place is not None and german.viewer.place.rects == tuple(marked)
             assert german.state is not None and german.state.run_id == run_id and _waiting(german, "answer")
             assert german.tabs.currentWidget() is german.chat and QUESTION_DE in german.chat.transcript.toPlainText()
             german_log = german.progress.log.toPlainText()  # the same lines, worded in German

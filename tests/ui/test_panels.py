@@ -20,7 +20,7 @@ from desktop.kb.ingestion.notices import notice
 from desktop.llm.types import Usage
 from desktop.ui.chat_panel import ChatPanel
 from desktop.ui.history_dialog import RunHistoryDialog
-from desktop.ui.kb_panel import KnowledgeBasePanel, duration
+from desktop.ui.kb_panel import KnowledgeBasePanel, duration, shown_name
 from desktop.ui.plan_editor import PlanEditor, PlanModel
 from desktop.ui.progress_panel import ProgressPanel
 
@@ -147,12 +147,15 @@ def test_kb_panel_documents_progress_report_and_drop(qtbot, tmp_path: Path) -> N
                        warnings=[notice("scanned_ocr_off", count=1, pages="3")], ingested_at=datetime.now(timezone.utc))
     panel.set_documents([document_view(d) for d in [doc]])
     index = panel.model.index(0, 0)
-    assert panel.model.data(index) == "StrlSchG.pdf [StrlSchG]" and "recht" in panel.model.data(index, Qt.ItemDataRole.ToolTipRole)
-    assert panel.model.data(panel.model.index(0, 3)) == "1 warning"
+    assert panel.model.data(index) == "StrlSchG" and "recht" in panel.model.data(index, Qt.ItemDataRole.ToolTipRole)
+    assert "686 chunks" in panel.model.data(index, Qt.ItemDataRole.ToolTipRole)
+    other = document_view(doc.model_copy(update={"file_name": "BGBl-2018-I-S-2034.pdf"}))
+    assert shown_name(other) == "BGBl-2018-I-S-2034 [StrlSchG]"  # the short name where the file says less
+    assert panel.model.data(panel.model.index(0, 2)) == "1 warning"
     panel.resize(340, 500)  # the sidebar's width: the document name must stay readable
     panel.show()
     qtbot.waitUntil(lambda: panel.table.columnWidth(0) > 0)
-    widths = [panel.table.columnWidth(c) for c in range(4)]
+    widths = [panel.table.columnWidth(c) for c in range(3)]
     assert widths[0] >= 100 and widths[0] > max(widths[1:]), widths
     panel.set_ingesting(True)
     panel.show_progress(progress_view(IngestProgress(stage="embed", embedded=10, to_embed=40, eta_s=75)))

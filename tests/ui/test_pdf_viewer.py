@@ -60,16 +60,6 @@ def pdf(tmp_path: Path) -> Path:
     return make_pdf(tmp_path / "StrlSchV.pdf")
 
 
-@pytest.fixture
-def viewer(qtbot) -> PdfViewer:  # noqa: ANN001 - pytest-qt's fixture
-    widget = PdfViewer()
-    qtbot.addWidget(widget)
-    widget.resize(900, 700)
-    widget.show()
-    qtbot.waitExposed(widget)
-    return widget
-
-
 # --- pixels ------------------------------------------------------------------------------------------
 
 
@@ -185,6 +175,7 @@ def scroll(viewer: PdfViewer, dx: int, dy: int) -> None:
 
 
 def test_after_the_user_scrolled_zoom_keeps_the_middle_of_the_view(viewer: PdfViewer, pdf: Path) -> None:
+    viewer.default_zoom = "width"  # the middle of a page filling the width stays where a page fit puts it
     assert viewer.open(pdf, 4)
     scroll(viewer, 0, 200)
     view = viewer.view
@@ -200,6 +191,7 @@ def test_after_the_user_scrolled_zoom_keeps_the_middle_of_the_view(viewer: PdfVi
 def test_a_quote_low_on_its_page_counts_as_that_page(qtbot, viewer: PdfViewer, pdf: Path) -> None:  # noqa: ANN001
     """With the quote a quarter down the view, page 6 fills most of it; the cited page is still 5."""
     viewer.resize(900, 1100)
+    viewer.default_zoom = "width"
     with pymupdf.open(pdf) as doc:
         (low,) = doc[4].search_for("Kalenderjahr")
     with qtbot.waitSignal(viewer.pageChanged, timeout=1000, check_params_cb=lambda page: page == 5):
@@ -401,8 +393,8 @@ def test_zoom_keys(qtbot, viewer: PdfViewer, pdf: Path) -> None:  # noqa: ANN001
     qtbot.keyClick(viewer.view, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
     qtbot.keyClick(viewer.view, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
     assert viewer.view.effective_zoom() == pytest.approx(fitted / 1.25, rel=0.01)
-    qtbot.keyClick(viewer.view, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
-    assert viewer.view.zoomMode() == ZoomMode.FitToWidth
+    qtbot.keyClick(viewer.view, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)  # back to the text's width
+    assert viewer.view.text_fit and viewer.view.effective_zoom() == pytest.approx(fitted, rel=0.01)
     assert_highlight_on_quote(qtbot, viewer, 3, quote_rects(pdf, 3)[0])
 
 
@@ -415,7 +407,8 @@ def test_search_finds_a_word_and_moves_to_its_page(qtbot, viewer: PdfViewer, pdf
     qtbot.waitUntil(lambda: viewer.count_label.text() == "1 match", timeout=5000)
     with qtbot.waitSignal(viewer.pageChanged, timeout=1000, check_params_cb=lambda page: page == 5):
         qtbot.keyClick(viewer.search_box, Qt.Key.Key_Return)
-    assert viewer.count_label.text() == "1 / 1" and viewer.view.currentSearchResultIndex() == 0
+    assert viewer.count_label.text() == "1 / 1" and viewer.search.result == 0
+    assert viewer.view.search_current is not None and viewer.view.search_current[0] == 4  # marked on page 5
 
     viewer.search_box.setText("Überschrift")  # umlauts: setText, keyClicks types ASCII only
     qtbot.waitUntil(lambda: viewer.count_label.text() == f"{PAGES} matches", timeout=5000)

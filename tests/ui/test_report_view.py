@@ -297,11 +297,16 @@ def test_run_tab_shows_model_embedder_tokens_and_timings(view: ReportView) -> No
         assert part in text, part
 
 
-def test_export_buttons_emit_their_format(qtbot, view: ReportView) -> None:  # noqa: ANN001
-    assert set(view.export_buttons) == set(EXPORT_FORMATS) == {"md", "html", "pdf", "docx", "json", "all"}
-    for fmt, button in view.export_buttons.items():
+def test_export_button_and_its_menu_emit_their_format(qtbot, view: ReportView) -> None:  # noqa: ANN001
+    assert set(view.export_actions) == set(EXPORT_FORMATS) == {"md", "html", "pdf", "docx", "json", "all"}
+    with qtbot.waitSignal(view.exportRequested, timeout=2000) as blocker:
+        qtbot.mouseClick(view.export_button, Qt.MouseButton.LeftButton)  # the button itself: every format
+    assert blocker.args == ["all"]
+    menu = view.export_button.menu().actions()
+    assert [a.text() for a in menu] == ["Markdown", "HTML", "PDF", "DOCX", "JSON"]
+    for fmt, action in view.export_actions.items():
         with qtbot.waitSignal(view.exportRequested, timeout=2000) as blocker:
-            qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+            action.trigger()
         assert blocker.args == [fmt]
 
 
@@ -331,7 +336,8 @@ def test_an_english_report_gets_english_labels(view: ReportView, report: Report)
 def test_clear_disables_the_actions(qtbot, view: ReportView) -> None:  # noqa: ANN001
     view.clear()
     assert view.report() is None and view.answer_browser.toPlainText() == ""
-    assert not any(b.isEnabled() for b in view.export_buttons.values()) and not view.copy_button.isEnabled()
+    assert not any(a.isEnabled() for a in view.export_actions.values()) and not view.copy_button.isEnabled()
+    assert not view.export_button.isEnabled()
     with qtbot.assertNotEmitted(view.citationActivated):
         view.activate_link("cite:1")
 

@@ -38,7 +38,7 @@ def test_a_workstation_window_on_the_team_server(qtbot: Any, qapp: QApplication,
             qtbot.waitUntil(lambda: [d.file_name for d in win.kb.model.docs] == ["NiSV.pdf"], timeout=WAIT_MS)
             doc = win.kb.model.docs[0]
             assert not Path(doc.path).exists()  # only on the server so far
-            win._open_document(doc)
+            win.pdf.open_document(doc)
             qtbot.waitUntil(lambda: win.viewer.path == Path(doc.path), timeout=WAIT_MS)
             assert Path(doc.path).is_file() and Path(doc.path).is_relative_to(app_paths.cache_dir)
             assert bridge.databases() == ["Team"]

@@ -35,7 +35,7 @@ KEY_LABELS = [
     ("PlanEditor", "Re-plan…"), ("PlanEditor", "Approve plan and start research"),
     ("ProgressPanel", "Skip task"), ("ProgressPanel", "Stop"), ("ProgressPanel", "Resume"), ("MainWindow", "Stop run"),
     ("ReportView", "Findings"), ("ReportView", "Filtered"), ("ReportView", "Export all"),
-    ("PdfViewer", "Fit width"), ("PdfViewer", "No matches"),
+    ("PdfViewer", "Fit width"), ("PdfSearch", "No matches"),
     ("MainWindow", "Export report…"), ("MainWindow", "History…"), ("RunHistoryDialog", "Research history"),
     ("MainWindow", "Language"), ("MainWindow", "System language"), ("MainWindow", "About Rabbithole"),
     ("SettingsTexts", "Time budget (s)"), ("MainWindow", "LLM: not ready"),

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
+import pytest
+from PySide6.QtCore import QRect
 from PySide6.QtWidgets import QSplitter
 from support.fake_ollama import FakeOllama
 from support.fake_ollama_replies import chat_model
@@ -54,8 +57,11 @@ def test_a_damaged_memory_is_ignored(qtbot: Any, open_window: Callable[..., Main
         assert window.state is None and window.viewer.path is None
 
 
-def test_a_first_window_gives_the_pdf_room_to_read_a_page(qtbot: Any, open_window: Callable[..., MainWindow]) -> None:
+def test_a_first_window_gives_the_pdf_room_to_read_a_page(qtbot: Any, open_window: Callable[..., MainWindow],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """The default pane (520 px of a 1500 px window, less once shown) drew a page at about 54 %."""
+    desktop_screen = SimpleNamespace(availableGeometry=lambda: QRect(0, 0, 1920, 1040))  # the test screen is 800 px
+    monkeypatch.setattr(MainWindow, "screen", lambda self: desktop_screen)
     with FakeOllama([chat_model("m:latest", "qwen3", 32768)]) as fake:
         window = open_window(fake.url, "m:latest", 20)
         qtbot.waitUntil(lambda: window.viewer_dock.width() >= 0.35 * window.width() > window.kb_dock.width(),

@@ -76,7 +76,7 @@ def test_actions_and_buttons_carry_icons_and_the_pdf_toolbars_show_only_icons(wi
     menus = [a.menu() for a in window.menuBar().actions()]
     commands = [a for m in menus for a in m.actions()
                 if not a.isSeparator() and a.menu() is None and a not in window.language_group.actions()
-                and a is not window.viewer_dock.toggleViewAction()]
+                and a not in (window.viewer_dock.toggleViewAction(), window.kb_dock.toggleViewAction())]
     assert commands and all(not a.icon().isNull() for a in commands), [a.text() for a in commands if a.icon().isNull()]
     buttons = [b for panel in (window.kb, window.chat, window.plan, window.progress, window.report)
                for b in panel.findChildren(QAbstractButton) if b.text() or b.toolTip()]
@@ -97,3 +97,18 @@ def test_errors_are_said_in_a_banner_not_a_modal_box(qtbot: Any, window: MainWin
     assert not any(b.isVisible() for b in window.findChildren(QMessageBox))
     window.error_banner.close_button.click()
     assert not window.error_banner.isVisible()
+
+
+def test_a_closed_panel_comes_back_from_the_view_menu(qtbot: Any, window: MainWindow) -> None:
+    view = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
+    panels = {a.text(): a for a in view.actions() if a.isCheckable()}
+    assert {"Knowledge base", "PDF"} <= set(panels)
+    window.kb_dock.close()
+    assert not window.kb_dock.isVisible() and not panels["Knowledge base"].isChecked()
+    panels["Knowledge base"].trigger()
+    assert window.kb_dock.isVisible()
+
+
+def test_the_first_window_fits_the_screen(window: MainWindow) -> None:
+    room = window.screen().availableGeometry()  # 800 × 800 on the test platform: 880 px asked for
+    assert window.height() <= room.height()
