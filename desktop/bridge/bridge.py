@@ -349,7 +349,12 @@ class EngineBridge(QObject):
         self.loop.run(cancel, None, self._fail("cancel"))
 
     def export_report(self, run_id: str, out_dir: Path, on_done: Handler, fmt: str = "all",
-                      stem: str = "report") -> Op:
+                      stem: str = "report", accepted_only: bool = False) -> Op:
         """Write the report (one format, or "all" with the audit trail) into ``out_dir``, the files named
-        ``stem`` + extension."""
-        return self.loop.run(lambda: self._session.export(run_id, out_dir, fmt, stem), on_done, self._fail("export"))
+        ``stem`` + extension; ``accepted_only``: only the claims the reviewer accepted."""
+        return self.loop.run(lambda: self._session.export(run_id, out_dir, fmt, stem, accepted_only), on_done,
+                             self._fail("export"))
+
+    def review(self, run_id: str, target: str, status: str | None, note: str = "") -> Op:
+        """Mark a claim or finding of the report; the run comes back with the mark (runChanged)."""
+        return self._run_command("review", lambda e: e.review(run_id, target, status, note))

@@ -235,11 +235,21 @@ class Error(_Said):
     type: Literal["error"] = "error"
 
 
+class ReviewMarked(_Event):
+    """A reviewer's verdict on a claim or a finding of the report (the audit trail keeps every change)."""
+
+    type: Literal["review_marked"] = "review_marked"
+    target: str
+    status: str | None = Field(description="accepted, rejected, to_check; None: the mark was taken back")
+    note: str = ""
+    by: str = ""
+
+
 Event = Annotated[
     PhaseStarted | QueriesGenerated | ChunksRetrieved | CoverageUpdated | QuestionsAsked | AnswerReceived
     | ClarificationEnded | TodosProposed | PlanEdited | PlanApproved | CheckpointReached | LlmCall | TokenUsage
     | RunStopped | Warning | Error | TaskStarted | FindingAdded | ReferenceFollowed | TaskDone | DriftFiltered
-    | SynthesisTokens | QualityChecked | ReportReady | RequestFailed | EstimateReady,
+    | SynthesisTokens | QualityChecked | ReportReady | RequestFailed | EstimateReady | ReviewMarked,
     Field(discriminator="type"),
 ]
 EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)

@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from contextlib import suppress
 
 from desktop.engine import events as ev
+from desktop.engine import review
 from desktop.engine.narrate import Value, said
 from desktop.engine.resources import RUN_STORE, KnowledgeBases
 from desktop.engine.state import RunState, now
@@ -22,6 +23,7 @@ from desktop.engine.store import RunStore, RunSummary
 from desktop.kb.errors import KbError
 from desktop.llm.protocol import LlmBackend
 from desktop.llm.types import LlmError, LlmUnavailable
+from desktop.report.model import ReviewStatus
 from desktop.settings import ResearchSettings
 
 StepFn = Callable[[StepContext], Awaitable[str]]
@@ -132,6 +134,16 @@ class ResearchEngine:
             raise CommandError(str(exc)) from None
         await self._save(ctx.state, ctx.events)
         return ctx.state
+
+    async def review(self, run_id: str, target: str, status: ReviewStatus | None, note: str, by: str) -> RunState:
+        """A reviewer's mark on a claim or finding of the run's report (``review.mark``), saved at once."""
+        state = await self.kbs.threads.run(self.store.load, run_id, uses=RUN_STORE)
+        try:
+            event = review.mark(state, target, status, note, by)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+        await self._save(state, [event])
+        return state
 
     def cancel(self, run_id: str) -> None:
         """Stop at once; the step in flight is abandoned and the run stays resumable from before it."""

@@ -32,6 +32,7 @@ from desktop.report.labels import (
     task_summary,
     task_title,
 )
+from desktop.report.review import review_rows, summary_line
 from desktop.report.model import Citation, Report, ReportFinding
 
 GREEN = RGBColor(0x1B, 0x6E, 0x2A)
@@ -212,6 +213,17 @@ def _tasks(doc: DocxDocument, report: Report) -> None:
             _run(doc.add_paragraph(style="List Continue"), f"· {point}")
 
 
+def _review(doc: DocxDocument, report: Report) -> None:
+    if (line := summary_line(report)) is None:
+        return
+    doc.add_heading(labels_for(report)["review"], level=1)
+    _run(doc.add_paragraph(), line)
+    for claim, verdict, note in review_rows(report):
+        p = doc.add_paragraph(style="List Bullet")
+        _run(p, f"{verdict}: ", bold=True)
+        _run(p, claim + (f" \u2014 {note}" if note else ""))
+
+
 def _run_meta(doc: DocxDocument, report: Report) -> None:
     lab = labels_for(report)
     doc.add_heading(lab["run"], level=1)
@@ -239,7 +251,7 @@ def build_docx(report: Report) -> DocxDocument:
         p = doc.add_paragraph()
         _run(p, f"{lab['scope']}: ", bold=True)
         _run(p, report.scope)
-    for part in (_answer, _sources, _findings, _filtered, _quality, _tasks, _run_meta):
+    for part in (_answer, _sources, _review, _findings, _filtered, _quality, _tasks, _run_meta):
         part(doc, report)
     return doc
 

@@ -32,6 +32,7 @@ from desktop.report.labels import (
 )
 from desktop.report.mdparse import Span, parse_blocks, parse_inline
 from desktop.report.model import Citation, QuoteView, Report, ReportFinding
+from desktop.report.review import finding_key, review_rows, summary_line
 
 
 @dataclass(frozen=True)
@@ -209,6 +210,10 @@ def finding_html(report: Report, group: str, index: int, f: ReportFinding, targe
     parts += [_paraphrase(report, p) for p in f.paraphrases]
     if f.referenced_from:
         parts.append(f'<br><span class="meta">{_e(lab["referenced_from"])}: {_e(one_line(f.referenced_from))}</span>')
+    if mark := report.review.get(finding_key(group, index)):
+        note = f": {mark.note}" if mark.note else ""
+        parts.append(f'<br><strong>{_e(lab["review"])}: {_e(lab[mark.status])}</strong>'
+                     f' <span class="meta">({_e(mark.by)}){_e(note)}</span>')
     return f"<li>{''.join(parts)}</li>"
 
 
@@ -239,6 +244,20 @@ def filtered_html(report: Report, target: Target = PAGE) -> str:
         items.append(f'<li>{head}<br><span class="meta">{_e(" · ".join(detail))}</span>{reason}</li>')
     out.append(f"<ul>{''.join(items)}</ul>" if items else f"<p>{_e(lab['no_findings'])}</p>")
     return "\n".join(out)
+
+
+# --- review -------------------------------------------------------------------------------------------
+
+
+def review_html(report: Report) -> str:
+    """Who reviewed and when, and each claim's verdict with its note; empty before any mark."""
+    if (line := summary_line(report)) is None:
+        return ""
+    lab = labels_for(report)
+    items = "".join(f"<li><strong>{_e(verdict)}</strong>: {_e(claim)}"
+                    + (f' <span class="meta">\u2014 {_e(note)}</span>' if note else "") + "</li>"
+                    for claim, verdict, note in review_rows(report))
+    return f"<h2>{_e(lab['review'])}</h2>\n<p>{_e(line)}</p>\n<ul>{items}</ul>"
 
 
 # --- quality and run ------------------------------------------------------------------------------------
@@ -309,6 +328,7 @@ def body_html(report: Report) -> str:
     if report.scope.strip():
         parts.append(f"<p><strong>{_e(lab['scope'])}:</strong> {_e(report.scope)}</p>")
     parts += [f"<h2>{_e(lab['answer'])}</h2>", markdown_html(report, report.answer), sources_html(report)]
+    parts += [review] if (review := review_html(report)) else []
     parts += [f"<h2>{_e(lab['findings'])}</h2>", findings_html(report, level=3)]
     if report.filtered or report.drift_warning:
         parts.append(filtered_html(report))

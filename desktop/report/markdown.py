@@ -23,6 +23,7 @@ from desktop.report.labels import (
     task_summary,
     task_title,
 )
+from desktop.report.review import review_rows, summary_line
 from desktop.report.model import Citation, Report, ReportFinding
 
 # A "<" that opens a tag: the LLM wrote the text, and many Markdown viewers pass raw HTML through.
@@ -165,7 +166,17 @@ def _run(report: Report) -> list[str]:
     return lines + [""]
 
 
+def _review(report: Report) -> list[str]:
+    if (line := summary_line(report)) is None:
+        return []
+    lab = labels_for(report)
+    lines = [f"## {lab['review']}", "", inline(line), ""]
+    for claim, verdict, note in review_rows(report):
+        lines.append(f"- **{inline(verdict)}**: {md_safe(claim)}" + (f" — {inline(note)}" if note else ""))
+    return lines + [""]
+
+
 def to_markdown(report: Report) -> str:
-    parts = (_header, _answer, _sources, _findings, _filtered, _quality, _tasks, _run)
+    parts = (_header, _answer, _sources, _review, _findings, _filtered, _quality, _tasks, _run)
     lines = [line for part in parts for line in part(report)]
     return "\n".join(lines).rstrip() + "\n"

@@ -121,6 +121,38 @@ class RunMeta(_Model):
     finished_at: datetime
 
 
+class ClaimSource(_Model):
+    """What can be checked of one source of a claim without reading: honest signals, each named for what it
+    checks."""
+
+    n: int
+    verbatim: bool = Field(description="the quote stands word for word on its page")
+    figures: bool | None = Field(description="the claim's figures stand in the quote; None: it states none")
+    terms: float | None = Field(ge=0, le=1, description="share of the claim's content words that stand in the "
+                                "quote; None: no quote, or one in another language than the claim")
+
+
+class Claim(_Model):
+    """A sentence of the answer that cites sources: what a reviewer accepts or rejects."""
+
+    index: int = Field(ge=0, description="its place among the answer's claims; review marks name it by this")
+    text: str = Field(description="the sentence without its markers")
+    marked: str = Field(description="the sentence as the answer has it, markers and all")
+    sources: list[ClaimSource] = Field(default_factory=list)
+
+
+ReviewStatus = Literal["accepted", "rejected", "to_check"]
+
+
+class ReviewMark(_Model):
+    """A reviewer's verdict on a claim ("claim:3") or a finding ("finding:primary.0"), with a note."""
+
+    status: ReviewStatus
+    note: str = ""
+    by: str = Field(description="the reviewer: the account that was signed in")
+    at: datetime
+
+
 class Report(_Model):
     question: str
     language: str
@@ -136,3 +168,5 @@ class Report(_Model):
     scope: str = ""
     tasks: list[dict] = Field(default_factory=list, description="the approved plan with each task's summary")
     run: RunMeta
+    claims: list[Claim] = Field(default_factory=list, description="the answer's cited sentences (none in older reports)")
+    review: dict[str, ReviewMark] = Field(default_factory=dict, description="the reviewer's marks, by target")

@@ -22,6 +22,9 @@ from desktop.llm.protocol import LlmBackend
 from desktop.llm.types import Health, ModelInfo, PullProgress
 from desktop.paths import AppPaths
 from desktop.report.export import export_all
+from desktop.report.model import ReviewStatus
+from desktop.report.review import accepted_only as accepted_claims
+from desktop.service.environment import reviewer
 from desktop.service.library import Library
 from desktop.settings import LlmSettings, Settings
 
@@ -134,23 +137,32 @@ class Session:
     async def skip_task(self, run_id: str, task_id: int) -> RunState | None:
         return await self.engine().skip_task(run_id, task_id)
 
+    async def review(self, run_id: str, target: str, status: ReviewStatus | None, note: str = "") -> RunState:
+        """Mark a claim ("claim:N") or finding ("finding:GROUP.N") of the run's report accepted, rejected or
+        to check (None: take the mark back), signed with the account that is signed in."""
+        return await self.engine().review(run_id, target, status, note, reviewer())
+
     def cancel(self, run_id: str) -> None:
         """Stop a run at once; it stays resumable from before the step in flight."""
         if self._engine is not None:
             self._engine.cancel(run_id)
 
-    async def export(self, run_id: str, out_dir: Path, fmt: str = "all", stem: str = "report") -> dict[str, Path]:
+    async def export(self, run_id: str, out_dir: Path, fmt: str = "all", stem: str = "report",
+                     accepted_only: bool = False) -> dict[str, Path]:
         """Write a run's report (one format, or "all" with the audit trail) into ``out_dir``, the files named
-        ``stem`` + extension, in a worker thread."""
+        ``stem`` + extension, in a worker thread; ``accepted_only``: its answer with only the claims the
+        reviewer accepted."""
         store = self.store
 
         def export() -> dict[str, Path]:
             state = store.load(run_id)
-            if state.later.report is None:
+            report = state.later.report
+            if report is None:
                 raise ValueError("this run has no report yet")
+            report = accepted_claims(report) if accepted_only else report
             if fmt != "all":
-                return export_all(state.later.report, out_dir, formats=[fmt], stem=stem)
-            return export_all(state.later.report, out_dir, ev.audit_records(store.events(run_id)), stem=stem)
+                return export_all(report, out_dir, formats=[fmt], stem=stem)
+            return export_all(report, out_dir, ev.audit_records(store.events(run_id)), stem=stem)
 
         return await self.threads.run(export)
 

@@ -44,6 +44,9 @@ class ChatPanel(QWidget):
         self.chunks.setColumnWidth(0, 360)
         self.coverage = QProgressBar()
         self.coverage.setFormat(self.tr("coverage %p%"))
+        # as wide as its longest text ("Abdeckung 100 %"): the style's default cut it to "Abdeckung 4"
+        longest = self.coverage.format().replace("%p", "100")
+        self.coverage.setMinimumWidth(self.coverage.fontMetrics().horizontalAdvance(longest) + 24)
         self.round_label = QLabel()
         self.input = QPlainTextEdit()
         self.input.setPlaceholderText(self.tr("Ask a research question…"))

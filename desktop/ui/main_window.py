@@ -36,7 +36,7 @@ from desktop.ui.pdf_pane import PdfPane
 from desktop.ui.pdf_viewer import PdfViewer
 from desktop.ui.plan_editor import PlanEditor
 from desktop.ui.progress_panel import STOP_KEY, ProgressPanel
-from desktop.ui.report_view import ReportView
+from desktop.ui.report_view import ACCEPTED_ONLY, ReportView
 from desktop.ui.settings_dialog import SettingsDialog
 from desktop.ui.window_layout import fit_to_screen, size_docks
 
@@ -164,6 +164,7 @@ class MainWindow(QMainWindow):
         self.report.citationActivated.connect(self.open_citation)
         self.chat.chunkOpened.connect(self.pdf.open_chunk)
         self.report.exportRequested.connect(self._export)
+        self.report.reviewRequested.connect(self._review)
         self.pdf.error.connect(self._error)
 
     def _action(self, menu, text: str, slot, shortcut: str | QKeySequence.StandardKey | None = None,  # noqa: ANN001
@@ -340,13 +341,20 @@ class MainWindow(QMainWindow):
         self.pdf.open_citation(citation)
 
     def _export(self, fmt: str) -> None:
+        """One format, every format ("all"), or every format with only the accepted claims (ACCEPTED_ONLY)."""
         if self.state is None or self.state.report is None:
             self._error(self.tr("There is no report to export yet."))
             return
+        accepted = fmt == ACCEPTED_ONLY
+        fmt = "all" if accepted else fmt
         target = ask_export_target(self, fmt, self.state.question, self._export_folder)
         if target is not None:
             self._export_folder, stem = target
-            self.bridge.export_report(self.state.run_id, self._export_folder, self._exported, fmt, stem)
+            self.bridge.export_report(self.state.run_id, self._export_folder, self._exported, fmt, stem, accepted)
+
+    def _review(self, target: str, status: str | None, note: str) -> None:
+        if self.state is not None:
+            self.bridge.review(self.state.run_id, target, status, note)
 
     def _exported(self, files: dict[str, Path]) -> None:
         folder = next(iter(files.values())).parent

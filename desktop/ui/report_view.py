@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import QEvent, QMimeData, Qt, QUrl, Signal
+from PySide6.QtCore import QEvent, QMimeData, QPoint, Qt, QUrl, Signal
 from PySide6.QtGui import QAction, QFont, QGuiApplication, QIcon, QPalette
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -28,11 +28,18 @@ from desktop.report.labels import labels_for, percent
 from desktop.report.markdown import md_safe, source_line
 from desktop.report.model import Report
 from desktop.ui import report_html
+from desktop.ui.review_panel import ReviewPanel
 from desktop.ui.gauge import Gauge
 from desktop.ui.icons import icon
 from desktop.ui.report_links import resolve
 
 EXPORT_FORMATS: tuple[str, ...] = ("md", "html", "pdf", "docx", "json", "all")
+ACCEPTED_ONLY = "accepted"  # every format, the answer cut to the accepted claims
+
+
+def _same_report(a: Report, b: Report) -> bool:
+    """The same report, its review marks aside."""
+    return a.model_copy(update={"review": {}}) == b.model_copy(update={"review": {}})
 
 
 def answer_markdown(report: Report) -> str:
@@ -47,7 +54,8 @@ def answer_markdown(report: Report) -> str:
 
 class ReportView(QWidget):
     citationActivated = Signal(object)  # desktop.report.model.Citation (for findings a Citation-shaped copy)
-    exportRequested = Signal(str)  # one of EXPORT_FORMATS
+    exportRequested = Signal(str)  # one of EXPORT_FORMATS, or ACCEPTED_ONLY
+    reviewRequested = Signal(str, object, str)  # target, status or None, note (ReviewPanel)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -63,6 +71,11 @@ class ReportView(QWidget):
         self.verified_gauge = Gauge()
         self.cited_gauge = Gauge()
         self.tabs = QTabWidget()
+        self.findings_browser.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.findings_browser.customContextMenuRequested.connect(self._finding_menu)
+        self.review = ReviewPanel()
+        self.review.reviewRequested.connect(self.reviewRequested)
+        self.review.citationActivated.connect(self.citationActivated)
         # one Export button (every format) with a menu of the single formats: a row of format buttons was
         # the widest thing in the window and left the PDF pane 320 px at 1280 px in German
         self.export_button = QToolButton()
@@ -80,7 +93,15 @@ class ReportView(QWidget):
     # --- public API -----------------------------------------------------------------------------------
 
     def show_report(self, report: Report) -> None:
+        if self._report is not None and _same_report(self._report, report):
+            self._report = report  # only its review marks changed: the view stays where the reviewer is
+            self.review.update_marks(report)
+            scroll = self.findings_browser.verticalScrollBar().value()
+            self.findings_browser.setHtml(report_html.findings_html(report))
+            self.findings_browser.verticalScrollBar().setValue(scroll)
+            return
         self._report = report
+        self.review.set_report(report)
         self._show_header(report)
         self._render(report)
         self._show_gauges(report)
@@ -93,6 +114,7 @@ class ReportView(QWidget):
 
     def clear(self) -> None:
         self._report = None
+        self.review.set_report(None)
         for label in (self.title_label, self.question_label, self.scope_label):
             label.clear()
         for browser in self.browsers():
@@ -151,15 +173,18 @@ class ReportView(QWidget):
         quality_layout = QVBoxLayout(quality)
         quality_layout.addLayout(gauges)
         quality_layout.addWidget(self.quality_browser, 1)
-        for widget in (self.answer_browser, self.findings_browser, self.filtered_browser, quality, self.run_browser):
+        for widget in (self.answer_browser, self.review, self.findings_browser, self.filtered_browser, quality,
+                       self.run_browser):
             self.tabs.addTab(widget, "")
 
         actions = QHBoxLayout()
         menu = QMenu(self.export_button)
-        for fmt in EXPORT_FORMATS:
+        for fmt in (*EXPORT_FORMATS, ACCEPTED_ONLY):
             action = QAction(self)
             action.triggered.connect(lambda _checked=False, f=fmt: self.exportRequested.emit(f))
             self.export_actions[fmt] = action
+            if fmt == ACCEPTED_ONLY:
+                menu.addSeparator()
             if fmt != "all":
                 menu.addAction(action)
         self.export_button.setMenu(menu)
@@ -179,9 +204,11 @@ class ReportView(QWidget):
 
     def retranslate(self) -> None:
         """The widget's own strings; the report's content keeps the report's language."""
-        titles = (self.tr("Answer"), self.tr("Findings"), self.tr("Filtered"), self.tr("Quality"), self.tr("Run"))
+        titles = (self.tr("Answer"), self.tr("Review"), self.tr("Findings"), self.tr("Filtered"), self.tr("Quality"),
+                  self.tr("Run"))
         for index, title in enumerate(titles):
             self.tabs.setTabText(index, title)
+        self.review.retranslate()
         texts = {
             "md": (self.tr("Markdown"), self.tr("Save the report as Markdown (report.md)")),
             "html": (self.tr("HTML"), self.tr("Save the report as a web page (report.html)")),
@@ -189,6 +216,8 @@ class ReportView(QWidget):
             "docx": (self.tr("DOCX"), self.tr("Save the report as a Word document (report.docx)")),
             "json": (self.tr("JSON"), self.tr("Save the report's data (report.json)")),
             "all": (self.tr("Export all"), self.tr("Save the report in every format (the arrow: one format)")),
+            ACCEPTED_ONLY: (self.tr("Accepted claims only…"),
+                            self.tr("Every format, the answer cut to the claims the reviewer accepted")),
         }
         for fmt, (text, tip) in texts.items():
             self.export_actions[fmt].setText(text)
@@ -243,6 +272,20 @@ class ReportView(QWidget):
         for action in self.export_actions.values():
             action.setEnabled(enabled)
         self.copy_button.setEnabled(enabled)
+
+    def _finding_menu(self, pos: QPoint) -> None:
+        """Right-click on a finding: the reviewer's verdict on it (kept as "finding:GROUP.N")."""
+        scheme, _, target = self.findings_browser.anchorAt(pos).partition(":")
+        parts = target.split(".")
+        menu = self.findings_browser.createStandardContextMenu(pos)
+        if scheme == "finding" and len(parts) >= 2 and self._report is not None:
+            key = f"finding:{parts[0]}.{parts[1]}"
+            menu.addSeparator()
+            for status, text in (("accepted", self.tr("Accept finding")), ("rejected", self.tr("Reject finding")),
+                                 ("to_check", self.tr("Finding to check")), (None, self.tr("Take the mark back"))):
+                menu.addAction(text, lambda s=status: self.reviewRequested.emit(key, s, ""))
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.popup(self.findings_browser.viewport().mapToGlobal(pos))
 
     def _on_anchor_clicked(self, url: QUrl) -> None:
         self.activate_link(url.toString())

@@ -32,34 +32,34 @@
         <translation>Abdeckung %p&#xa0;%</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="49"/>
-        <location filename="../../desktop/ui/chat_panel.py" line="132"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="52"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="135"/>
         <source>Ask a research question…</source>
         <translation>Stellen Sie eine Recherchefrage…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="51"/>
-        <location filename="../../desktop/ui/chat_panel.py" line="130"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="54"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="133"/>
         <source>Start research</source>
         <translation>Recherche starten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="61"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="64"/>
         <source>Double-click a passage to open its page</source>
         <translation>Doppelklick auf eine Passage öffnet ihre Seite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="131"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="134"/>
         <source>Your answer… ({key})</source>
         <translation>Ihre Antwort… ({key})</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="141"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="144"/>
         <source>{round} · {new}, {seen} · {gaps}</source>
         <translation>{round} · {new}, {seen} · {gaps}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="143"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="146"/>
         <source>%n gap(s)</source>
         <translation>
             <numerusform>%n Lücke</numerusform>
@@ -67,12 +67,12 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="151"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="154"/>
         <source>Round {0}/{1}</source>
         <translation>Runde {0}/{1}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="154"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="157"/>
         <source>%Ln new chunk(s)</source>
         <translation>
             <numerusform>%Ln neue Passage</numerusform>
@@ -80,7 +80,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="157"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="160"/>
         <source>%Ln seen before</source>
         <translation>
             <numerusform>%Ln bereits bekannt</numerusform>
@@ -88,23 +88,23 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="161"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="164"/>
         <source>{0}%</source>
         <comment>a percentage</comment>
         <translation>{0}&#xa0;%</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="186"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="189"/>
         <source>{new}, {seen}; coverage {coverage}</source>
         <translation>{new}, {seen}; Abdeckung {coverage}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="212"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="215"/>
         <source>Round {round}: {new}, {seen}</source>
         <translation>Runde {round}: {new}, {seen}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="213"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="216"/>
         <source>%Ln new</source>
         <translation>
             <numerusform>%Ln neu</numerusform>
@@ -112,48 +112,48 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="56"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="59"/>
         <source>End clarification</source>
         <translation>Klärung beenden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="57"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="60"/>
         <source>Go on to the plan; what you typed still counts</source>
         <translation>Weiter zum Plan; Ihre Eingabe wird trotzdem berücksichtigt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="130"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="133"/>
         <source>Send answer</source>
         <translation>Antwort senden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="166"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="169"/>
         <source>Choose a knowledge base on the left, then ask your question below. Rabbithole searches the documents, asks what it needs to know, proposes a plan you can edit, and writes a report whose every claim cites document and page.</source>
         <translation>Wählen Sie links eine Wissensdatenbank und stellen Sie dann unten Ihre Frage. Rabbithole durchsucht die Dokumente, fragt nach, was es wissen muss, schlägt einen Plan vor, den Sie bearbeiten können, und schreibt einen Bericht, in dem jede Aussage mit Dokument und Seite belegt ist.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="169"/>
-        <location filename="../../desktop/ui/chat_panel.py" line="198"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="172"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="201"/>
         <source>You:</source>
         <translation>Sie:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="174"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="177"/>
         <source>Refined question:</source>
         <translation>Präzisierte Frage:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="184"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="187"/>
         <source>searched: </source>
         <translation>Suchanfragen: </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="190"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="193"/>
         <source>Gaps:</source>
         <translation>Lücken:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="196"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="199"/>
         <source>The question looks well covered: end clarification to go on, or answer to refine it.</source>
         <translation>Die Frage scheint gut abgedeckt: Beenden Sie die Klärung, um fortzufahren, oder antworten Sie, um die Frage zu präzisieren.</translation>
     </message>
@@ -587,118 +587,118 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         <translation>PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="180"/>
+        <location filename="../../desktop/ui/main_window.py" line="181"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="181"/>
+        <location filename="../../desktop/ui/main_window.py" line="182"/>
         <source>Add PDFs…</source>
         <translation>PDFs hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="182"/>
+        <location filename="../../desktop/ui/main_window.py" line="183"/>
         <source>Add folder…</source>
         <translation>Ordner hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="183"/>
+        <location filename="../../desktop/ui/main_window.py" line="184"/>
         <source>Export report…</source>
         <translation>Bericht exportieren…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="185"/>
+        <location filename="../../desktop/ui/main_window.py" line="186"/>
         <source>Quit</source>
         <translation>Beenden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="186"/>
+        <location filename="../../desktop/ui/main_window.py" line="187"/>
         <source>&amp;Research</source>
         <translation>&amp;Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="187"/>
+        <location filename="../../desktop/ui/main_window.py" line="188"/>
         <source>New question</source>
         <translation>Neue Frage</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="188"/>
+        <location filename="../../desktop/ui/main_window.py" line="189"/>
         <source>History…</source>
         <translation>Verlauf…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="189"/>
+        <location filename="../../desktop/ui/main_window.py" line="190"/>
         <source>Stop run</source>
         <translation>Recherche anhalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="190"/>
+        <location filename="../../desktop/ui/main_window.py" line="191"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="193"/>
+        <location filename="../../desktop/ui/main_window.py" line="194"/>
         <source>Language</source>
         <translation>Sprache</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="195"/>
+        <location filename="../../desktop/ui/main_window.py" line="196"/>
         <source>System language</source>
         <translation>Sprache des Systems</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="201"/>
+        <location filename="../../desktop/ui/main_window.py" line="202"/>
         <source>&amp;Settings</source>
         <translation>&amp;Einstellungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="202"/>
+        <location filename="../../desktop/ui/main_window.py" line="203"/>
         <source>Preferences…</source>
         <translation>Einstellungen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="203"/>
+        <location filename="../../desktop/ui/main_window.py" line="204"/>
         <source>Check LLM connection</source>
         <translation>LLM-Verbindung prüfen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="204"/>
+        <location filename="../../desktop/ui/main_window.py" line="205"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="205"/>
+        <location filename="../../desktop/ui/main_window.py" line="206"/>
         <source>User guide</source>
         <translation>Benutzerhandbuch</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="207"/>
-        <location filename="../../desktop/ui/main_window.py" line="395"/>
+        <location filename="../../desktop/ui/main_window.py" line="208"/>
+        <location filename="../../desktop/ui/main_window.py" line="403"/>
         <source>About Rabbithole</source>
         <translation>Über Rabbithole</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="235"/>
+        <location filename="../../desktop/ui/main_window.py" line="236"/>
         <source>The LLM server answers again: resume the run to go on.</source>
         <translation>Der LLM-Server antwortet wieder: setzen Sie den Lauf fort.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="237"/>
+        <location filename="../../desktop/ui/main_window.py" line="238"/>
         <source>Resume</source>
         <translation>Fortsetzen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="259"/>
+        <location filename="../../desktop/ui/main_window.py" line="260"/>
         <source>Working…</source>
         <translation>Wird ausgeführt…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="271"/>
+        <location filename="../../desktop/ui/main_window.py" line="272"/>
         <source>Choose or create a knowledge base first.</source>
         <translation>Wählen oder erstellen Sie zuerst eine Wissensdatenbank.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="313"/>
+        <location filename="../../desktop/ui/main_window.py" line="314"/>
         <source>KB: {0} · %Ln document(s)</source>
         <translation>
             <numerusform>Wissensdatenbank: {0} · %Ln Dokument</numerusform>
@@ -706,7 +706,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="314"/>
+        <location filename="../../desktop/ui/main_window.py" line="315"/>
         <source> · %Ln chunk(s) to embed</source>
         <translation>
             <numerusform> · %Ln Passage noch einzubetten</numerusform>
@@ -714,52 +714,52 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="320"/>
+        <location filename="../../desktop/ui/main_window.py" line="321"/>
         <source>Research can start once the LLM server answers (see the message above).</source>
         <translation>Die Recherche kann beginnen, sobald der LLM-Server antwortet (siehe Hinweis oben).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="324"/>
+        <location filename="../../desktop/ui/main_window.py" line="325"/>
         <source>LLM: {0} ✓</source>
         <translation>LLM: {0} ✓</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="327"/>
+        <location filename="../../desktop/ui/main_window.py" line="328"/>
         <source>LLM: not ready</source>
         <translation>LLM: nicht bereit</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="330"/>
+        <location filename="../../desktop/ui/main_window.py" line="331"/>
         <source>The LLM server does not answer. Start Ollama (ollama serve) or point Rabbithole to your team&apos;s LLM server in Settings → LLM. The knowledge base works meanwhile.</source>
         <translation>Der LLM-Server antwortet nicht. Starten Sie Ollama (ollama serve) oder verweisen Sie Rabbithole unter Einstellungen → LLM auf den LLM-Server Ihres Teams. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="333"/>
+        <location filename="../../desktop/ui/main_window.py" line="334"/>
         <source>The model {0} is not on the LLM server. Pull it (ollama pull {0}, or Settings → LLM → Pull model) or choose another one in Settings → LLM. The knowledge base works meanwhile.</source>
         <translation>Das Modell {0} ist nicht auf dem LLM-Server. Laden Sie es herunter (ollama pull {0} oder Einstellungen → LLM → Modell herunterladen) oder wählen Sie unter Einstellungen → LLM ein anderes. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="336"/>
+        <location filename="../../desktop/ui/main_window.py" line="337"/>
         <source>Details: {0}</source>
         <translation>Details: {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="344"/>
+        <location filename="../../desktop/ui/main_window.py" line="346"/>
         <source>There is no report to export yet.</source>
         <translation>Es gibt noch keinen Bericht zum Exportieren.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="354"/>
+        <location filename="../../desktop/ui/main_window.py" line="362"/>
         <source>Written to {folder}: {files}</source>
         <translation>Geschrieben nach {folder}: {files}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="376"/>
+        <location filename="../../desktop/ui/main_window.py" line="384"/>
         <source>The new data folder is used from the next start.</source>
         <translation>Der neue Datenordner wird ab dem nächsten Start verwendet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="393"/>
+        <location filename="../../desktop/ui/main_window.py" line="401"/>
         <source>Rabbithole {version} — offline research over your PDFs with a local LLM.
 Data folder: {folder}</source>
         <translation>Rabbithole {version} — Offline-Recherche in Ihren PDFs mit einem lokalen LLM.
@@ -1582,99 +1582,227 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
 <context>
     <name>ReportView</name>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="182"/>
+        <location filename="../../desktop/ui/report_view.py" line="207"/>
         <source>Answer</source>
         <translation>Antwort</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="182"/>
+        <location filename="../../desktop/ui/report_view.py" line="207"/>
         <source>Findings</source>
         <translation>Ergebnisse</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="182"/>
+        <location filename="../../desktop/ui/report_view.py" line="207"/>
         <source>Filtered</source>
         <translation>Aussortiert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="182"/>
+        <location filename="../../desktop/ui/report_view.py" line="207"/>
         <source>Quality</source>
         <translation>Qualität</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="182"/>
+        <location filename="../../desktop/ui/report_view.py" line="207"/>
+        <source>Review</source>
+        <translation>Prüfung</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/report_view.py" line="208"/>
         <source>Run</source>
         <translation>Ablauf</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="186"/>
+        <location filename="../../desktop/ui/report_view.py" line="213"/>
         <source>Markdown</source>
         <translation>Markdown</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="186"/>
+        <location filename="../../desktop/ui/report_view.py" line="213"/>
         <source>Save the report as Markdown (report.md)</source>
         <translation>Bericht als Markdown speichern (report.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="187"/>
+        <location filename="../../desktop/ui/report_view.py" line="214"/>
         <source>HTML</source>
         <translation>HTML</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="187"/>
+        <location filename="../../desktop/ui/report_view.py" line="214"/>
         <source>Save the report as a web page (report.html)</source>
         <translation>Bericht als Webseite speichern (report.html)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="188"/>
+        <location filename="../../desktop/ui/report_view.py" line="215"/>
         <source>PDF</source>
         <translation>PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="188"/>
+        <location filename="../../desktop/ui/report_view.py" line="215"/>
         <source>Save the report as PDF (report.pdf)</source>
         <translation>Bericht als PDF speichern (report.pdf)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="189"/>
+        <location filename="../../desktop/ui/report_view.py" line="216"/>
         <source>DOCX</source>
         <translation>DOCX</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="189"/>
+        <location filename="../../desktop/ui/report_view.py" line="216"/>
         <source>Save the report as a Word document (report.docx)</source>
         <translation>Bericht als Word-Dokument speichern (report.docx)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="190"/>
+        <location filename="../../desktop/ui/report_view.py" line="217"/>
         <source>JSON</source>
         <translation>JSON</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="190"/>
+        <location filename="../../desktop/ui/report_view.py" line="217"/>
         <source>Save the report&apos;s data (report.json)</source>
         <translation>Daten des Berichts speichern (report.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="191"/>
+        <location filename="../../desktop/ui/report_view.py" line="218"/>
         <source>Export all</source>
         <translation>Alle exportieren</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="191"/>
+        <location filename="../../desktop/ui/report_view.py" line="218"/>
         <source>Save the report in every format (the arrow: one format)</source>
         <translation>Den Bericht in allen Formaten speichern (der Pfeil: ein Format)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="197"/>
+        <location filename="../../desktop/ui/report_view.py" line="219"/>
+        <source>Accepted claims only…</source>
+        <translation>Nur angenommene Aussagen…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/report_view.py" line="220"/>
+        <source>Every format, the answer cut to the claims the reviewer accepted</source>
+        <translation>Alle Formate, die Antwort nur mit den Aussagen, die der Prüfer angenommen hat</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/report_view.py" line="226"/>
         <source>Copy answer</source>
         <translation>Antwort kopieren</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="198"/>
+        <location filename="../../desktop/ui/report_view.py" line="227"/>
         <source>Copy the answer and its sources as Markdown</source>
         <translation>Antwort mit Quellen als Markdown kopieren</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/report_view.py" line="284"/>
+        <source>Accept finding</source>
+        <translation>Erkenntnis annehmen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/report_view.py" line="284"/>
+        <source>Reject finding</source>
+        <translation>Erkenntnis ablehnen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/report_view.py" line="285"/>
+        <source>Finding to check</source>
+        <translation>Erkenntnis zu prüfen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/report_view.py" line="285"/>
+        <source>Take the mark back</source>
+        <translation>Markierung zurücknehmen</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewPanel</name>
+    <message>
+        <location filename="../../desktop/ui/review_panel.py" line="82"/>
+        <source>Accept</source>
+        <translation>Annehmen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/review_panel.py" line="82"/>
+        <source>Reject</source>
+        <translation>Ablehnen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/review_panel.py" line="83"/>
+        <source>To check</source>
+        <translation>Zu prüfen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/review_panel.py" line="86"/>
+        <source>{action} the selected claim ({key})</source>
+        <translation>{action}: die gewählte Aussage ({key})</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/review_panel.py" line="87"/>
+        <source>Note on this claim (N; Enter saves it)</source>
+        <translation>Notiz zu dieser Aussage (N; Eingabetaste speichert)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/review_panel.py" line="113"/>
+        <source>This report has no claims to review: its answer cites no source, or it was made by an older version (its findings can still be checked in Findings).</source>
+        <translation>Dieser Bericht hat keine Aussagen zu prüfen: Seine Antwort nennt keine Quelle, oder er stammt von einer älteren Version (seine Ergebnisse lassen sich im Reiter Ergebnisse prüfen).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/review_panel.py" line="127"/>
+        <source>accepted</source>
+        <translation>angenommen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/review_panel.py" line="127"/>
+        <source>rejected</source>
+        <translation>abgelehnt</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/review_panel.py" line="127"/>
+        <source>to check</source>
+        <translation>zu prüfen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/review_panel.py" line="128"/>
+        <source>not reviewed</source>
+        <translation>ohne Prüfung</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/review_panel.py" line="137"/>
+        <source>{total} claims: {accepted} accepted, {rejected} rejected, {to_check} to check</source>
+        <translation>{total} Aussagen: {accepted} angenommen, {rejected} abgelehnt, {to_check} zu prüfen</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/review_panel.py" line="160"/>
+        <source> by {by}</source>
+        <translation> von {by}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/review_panel.py" line="167"/>
+        <source>quote verbatim on p. {page}</source>
+        <translation>Zitat wörtlich auf S. {page}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/review_panel.py" line="168"/>
+        <source>quote not found on p. {page}</source>
+        <translation>Zitat nicht auf S. {page} gefunden</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/review_panel.py" line="170"/>
+        <source>the claim&apos;s figures stand in the quote</source>
+        <translation>die Zahlen der Aussage stehen im Zitat</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/review_panel.py" line="171"/>
+        <source>the claim&apos;s figures are not in the quote</source>
+        <translation>die Zahlen der Aussage stehen nicht im Zitat</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/review_panel.py" line="175"/>
+        <source>{share}% of the claim&apos;s words stand in the quote</source>
+        <translation>{share} % der Wörter der Aussage stehen im Zitat</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/review_panel.py" line="176"/>
+        <source>only {share}% of the claim&apos;s words stand in the quote</source>
+        <translation>nur {share} % der Wörter der Aussage stehen im Zitat</translation>
     </message>
 </context>
 <context>

@@ -3,25 +3,25 @@
 <context>
     <name>ChatPanel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="143" />
+        <location filename="../../desktop/ui/chat_panel.py" line="146" />
         <source>%n gap(s)</source>
         <translation>
             <numerusform>%n gap</numerusform><numerusform>%n gaps</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="154" />
+        <location filename="../../desktop/ui/chat_panel.py" line="157" />
         <source>%Ln new chunk(s)</source>
         <translation>
             <numerusform>%Ln new chunk</numerusform><numerusform>%Ln new chunks</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="157" />
+        <location filename="../../desktop/ui/chat_panel.py" line="160" />
         <source>%Ln seen before</source>
         <translation>
             <numerusform>%Ln seen before</numerusform><numerusform>%Ln seen before</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="213" />
+        <location filename="../../desktop/ui/chat_panel.py" line="216" />
         <source>%Ln new</source>
         <translation>
             <numerusform>%Ln new</numerusform><numerusform>%Ln new</numerusform></translation>
@@ -147,13 +147,13 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="313" />
+        <location filename="../../desktop/ui/main_window.py" line="314" />
         <source>KB: {0} · %Ln document(s)</source>
         <translation>
             <numerusform>KB: {0} · %Ln document</numerusform><numerusform>KB: {0} · %Ln documents</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="314" />
+        <location filename="../../desktop/ui/main_window.py" line="315" />
         <source> · %Ln chunk(s) to embed</source>
         <translation>
             <numerusform> · %Ln chunk to embed</numerusform><numerusform> · %Ln chunks to embed</numerusform></translation>

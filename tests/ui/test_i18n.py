@@ -123,6 +123,11 @@ def test_chat_panel_in_german(qtbot: Any, german: None) -> None:
     assert "1 neue Passage, 2 bereits bekannt; Abdeckung 45 %" in text  # (toPlainText makes the NBSP a space)
     assert chat.chunks.topLevelItem(0).text(0) == "Runde 1: 1 neu, 2 bereits bekannt"
     assert chat.coverage.text() == f"Abdeckung 45{NBSP}%"
+    chat.coverage.setValue(100)  # the longest text fits the bar, as shown (was cut to "Abdeckung 4")
+    chat.resize(500, 600)
+    chat.show()
+    qtbot.waitExposed(chat)
+    assert chat.coverage.width() >= chat.coverage.fontMetrics().horizontalAdvance(chat.coverage.text()) + 16
     progress = ProgressPanel()
     qtbot.addWidget(progress)
     chat.message_of = progress.run_message  # as the window wires it

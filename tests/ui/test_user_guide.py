@@ -112,7 +112,7 @@ def test_the_dialog_shows_the_guide_in_its_language(qtbot: Any, language: str, s
 def test_the_guides_tell_the_same_steps() -> None:
     headings = {lang: re.findall(r"^##+ ", _text(lang), re.MULTILINE) for lang in GUIDES}
     assert headings["de"] == headings["en"]
-    assert 150 <= len(_text("en").splitlines()) <= 270
+    assert 150 <= len(_text("en").splitlines()) <= 290  # about five printed pages: a guide, not a manual
 
 
 def test_contents_and_links_within_the_guide_go_to_their_heading(qtbot: Any) -> None:

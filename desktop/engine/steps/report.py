@@ -5,6 +5,7 @@ rectangles; findings by tier, what the drift filter removed and why, quality, ru
 from __future__ import annotations
 
 from desktop.engine import events as ev
+from desktop.engine.claims import claims
 from desktop.engine.findings import MARKER, kept_findings
 from desktop.engine.narrate import ENGLISH
 from desktop.engine.research_state import Finding, QuoteRecord
@@ -161,6 +162,8 @@ async def build(ctx: StepContext) -> str:
                                        cited_sentence_share=0, verified_quote_share=0, assessed=False),
         scope=state.anchor.scope if state.anchor else "", tasks=_tasks(state), run=_meta(ctx, state),
     )
+    report = state.later.report
+    report.claims = claims(report.answer, report.citations, state.language)  # what the reviewer checks, one by one
     state.status = "done"
     state.message, state.message_key = ENGLISH["run_done"], "run_done"
     ctx.emit(ev.ReportReady(title=state.question, citations=len(cited_ids),

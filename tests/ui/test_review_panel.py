@@ -1,0 +1,101 @@
+"""The review tab: claim by claim, each claim's sources with signals named for what they check, verdicts
+set by button or key, and the same report with new marks updated in place."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QMenu
+from support.german_report import german_report
+from support.qt_text import anchor_point
+
+from desktop.engine.claims import claims
+from desktop.report.model import Report, ReviewMark
+from desktop.ui.report_view import ReportView
+
+
+@pytest.fixture
+def report() -> Report:
+    r = german_report()
+    return r.model_copy(update={"claims": claims(r.answer, r.citations, "de")})
+
+
+@pytest.fixture
+def view(qtbot: Any, report: Report) -> ReportView:
+    widget = ReportView()
+    qtbot.addWidget(widget)
+    widget.resize(900, 700)
+    widget.show_report(report)
+    widget.show()
+    widget.tabs.setCurrentWidget(widget.review)
+    return widget
+
+
+def _marked(report: Report, **marks: str) -> Report:
+    at = datetime(2026, 11, 27, 10, 0, tzinfo=timezone.utc)
+    review = {f"claim:{i.removeprefix('c')}": ReviewMark(status=s, note="", by="anna", at=at) for i, s in marks.items()}
+    return report.model_copy(update={"review": review})
+
+
+def test_each_claim_shows_its_sources_with_honest_signals(view: ReportView, report: Report) -> None:
+    panel = view.review
+    assert panel.claims.count() == len(report.claims) == 4
+    assert panel.claims.item(0).text().startswith("\u00b7  Der Dosisgrenzwert")
+    detail = panel.detail.toPlainText()
+    assert "[1] StrlSchG.pdf, S. 12, § 80" in detail and "quote verbatim on p. 12" in detail
+    assert "the claim's figures stand in the quote" in detail and "of the claim's words stand in the quote" in detail
+    panel.claims.setCurrentRow(1)  # "… höhere Grenzwerte [2]": its quote was not found on its page
+    assert "quote not found on p. 8" in panel.detail.toPlainText()
+
+
+def test_keys_mark_the_claim_and_open_its_sources(qtbot: Any, view: ReportView, report: Report) -> None:
+    panel = view.review
+    panel.claims.setFocus()
+    panel.claims.setCurrentRow(3)  # "Schulungen sind vorgeschrieben [1, 2]."
+    with qtbot.waitSignal(view.reviewRequested) as marked:
+        qtbot.keyClick(panel.claims, Qt.Key.Key_R)
+    assert marked.args == ["claim:3", "rejected", ""]
+    opened: list[Any] = []
+    view.citationActivated.connect(opened.append)
+    qtbot.keyClick(panel.claims, Qt.Key.Key_BracketRight)
+    qtbot.keyClick(panel.claims, Qt.Key.Key_BracketRight)
+    assert [c.n for c in opened] == [1, 2]
+    panel.note.setText("zweite Quelle prüfen")
+    with qtbot.waitSignal(view.reviewRequested) as noted:
+        qtbot.keyClick(panel.note, Qt.Key.Key_Return)
+    assert noted.args == ["claim:3", "to_check", "zweite Quelle prüfen"]
+
+
+def test_new_marks_update_the_list_in_place(view: ReportView, report: Report) -> None:
+    view.review.claims.setCurrentRow(2)
+    view.show_report(_marked(report, c0="accepted", c2="to_check"))
+    assert view.tabs.currentWidget() is view.review and view.review.claims.currentRow() == 2  # where the reviewer is
+    assert view.review.claims.item(0).text().startswith("\u2713") and view.review.claims.item(2).text().startswith("?")
+    assert view.review.summary.text() == "4 claims: 1 accepted, 0 rejected, 1 to check"
+    assert "to check by anna" in view.review.detail.toPlainText()
+
+
+def test_a_report_without_claims_says_why(view: ReportView, report: Report) -> None:
+    view.show_report(report.model_copy(update={"claims": [], "answer": "Anders."}))
+    assert view.review.claims.count() == 0 and "no claims to review" in view.review.detail.toPlainText()
+    assert not view.review.buttons["accepted"].isEnabled()
+
+
+def test_a_finding_is_marked_from_its_context_menu_and_shows_its_verdict(qtbot: Any, view: ReportView,
+                                                                         report: Report) -> None:
+    view.tabs.setCurrentWidget(view.findings_browser)
+    point = anchor_point(view.findings_browser, "finding:primary.0")
+    view._finding_menu(point)
+    menu = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QMenu) and w.isVisible())
+    accept = next(a for a in menu.actions() if a.text() == "Accept finding")
+    with qtbot.waitSignal(view.reviewRequested) as marked:
+        accept.trigger()
+    menu.close()
+    assert marked.args == ["finding:primary.0", "accepted", ""]
+    at = datetime(2026, 11, 27, 10, 0, tzinfo=timezone.utc)
+    mark = ReviewMark(status="accepted", note="passt", by="anna", at=at)
+    view.show_report(report.model_copy(update={"review": {"finding:primary.0": mark}}))
+    assert "Prüfung: angenommen (anna): passt" in view.findings_browser.toPlainText()
