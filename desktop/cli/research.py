@@ -39,6 +39,8 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
     p.add_argument("--model", metavar="NAME", help="LLM model (default from the settings)")
     p.add_argument("--llm-host", metavar="URL", help="LLM server (default: settings, then $OLLAMA_HOST)")
     p.add_argument("--out", type=Path, metavar="DIR", help="write state, plan and audit trail into DIR")
+    p.add_argument("--accepted-only", action="store_true",
+                   help="with --out: the report's answer holds only the claims a reviewer accepted")
     p.add_argument("--json", action="store_true", help="print a machine-readable summary at the end")
     p.set_defaults(handler=cmd_research)
 
@@ -111,17 +113,18 @@ async def _session(args: argparse.Namespace, paths: AppPaths, settings: Settings
             loop.add_signal_handler(signal.SIGINT, on_interrupt)
         try:
             state = await session.resume(current["run_id"])
-            return await _converse(session, state, responder, args.out)
+            return await _converse(session, state, responder, args.out, args.accepted_only)
         finally:
             with suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(signal.SIGINT)
 
 
-async def _converse(session: Session, state: RunState, responder: Responder, out: Path | None) -> RunState:
+async def _converse(session: Session, state: RunState, responder: Responder, out: Path | None,
+                    accepted_only: bool = False) -> RunState:
     """Answer the checkpoints until the run stops, or the responder has nothing more to say."""
     while True:
         if out:
-            write_outputs(out, state, await session.events(state.run_id))
+            write_outputs(out, state, await session.events(state.run_id), accepted_only)
         if state.status != "waiting" or state.pending is None:
             return state
         if state.pending.kind == "answer":

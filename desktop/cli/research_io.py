@@ -12,6 +12,7 @@ from desktop.cli.console import err
 from desktop.service import RunState, describe
 from desktop.service import events as ev
 from desktop.service import plan_text as show
+from desktop.report.review import accepted_only as accepted_claims
 from desktop.report.export import ExportError, export_all, write_atomic, write_audit
 
 Answers = str | None
@@ -151,10 +152,11 @@ class OutputError(RuntimeError):
     """A report format could not be written; the message names the files that were."""
 
 
-def write_outputs(out: Path, state: RunState, events: list[ev.Event]) -> None:
+def write_outputs(out: Path, state: RunState, events: list[ev.Event], accepted_only: bool = False) -> None:
     """The run as files: state.json, plan.json/plan.md, audit.jsonl (every event: queries, retrieved
     chunks, prompts, raw answers, decisions), summary.json and, once the run is done, the report in
-    every format. The report comes last: a format that cannot be written costs nothing else."""
+    every format (``accepted_only``: its answer cut to the claims a reviewer accepted). The report comes
+    last: a format that cannot be written costs nothing else."""
     out.mkdir(parents=True, exist_ok=True)
     written = [write_atomic(out / "state.json", _text(state.model_dump_json(indent=2)))]
     if state.plan:
@@ -165,7 +167,7 @@ def write_outputs(out: Path, state: RunState, events: list[ev.Event]) -> None:
     if state.later.report is None:
         return
     try:
-        export_all(state.later.report, out)
+        export_all(accepted_claims(state.later.report) if accepted_only else state.later.report, out)
     except ExportError as exc:
         names = ", ".join(p.name for p in [*written, *exc.written.values()])
         raise OutputError(f"{exc}. Written to {out}: {names}") from exc

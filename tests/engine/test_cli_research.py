@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 from pathlib import Path
@@ -10,6 +11,8 @@ import pytest
 from support.research_llm import QUESTION_DE, QUESTION_EN
 
 from desktop.cli import main
+from desktop.service import Session
+from desktop.settings import Settings
 
 
 def research(capsys, sample_paths, fake_llm, *args: str) -> tuple[int, str, str]:  # noqa: ANN001
@@ -155,3 +158,23 @@ def test_models_list_and_pull(capsys, sample_paths, tmp_path) -> None:  # noqa: 
         assert "pulled qwen3:8b" in out and "%" in err and "success" in err
         assert main(["models", "--pull", "no-such-model", "--llm-host", fake.url, "--data-dir", data]) == 1
         assert "no-such-model" in capsys.readouterr().err
+
+
+def test_a_reviewed_run_is_written_with_only_its_accepted_claims(capsys, sample_paths, fake_llm,  # noqa: ANN001
+                                                                 tmp_path: Path) -> None:
+    code, out, _ = research(capsys, sample_paths, fake_llm, QUESTION_DE, "--db", "Sample", "--auto", "--json")
+    run_id = json.loads(out)["run_id"]
+    paths, _ = sample_paths
+    settings = Settings().changed(llm={"host": fake_llm.url, "model": "research-test"})
+
+    async def review() -> str:
+        async with Session(paths, settings) as session:
+            state = await session.review(run_id, "claim:0", "accepted", "")
+            return state.later.report.claims[0].marked
+
+    accepted = asyncio.run(review())
+    code, out, _ = research(capsys, sample_paths, fake_llm, "--resume", run_id, "--out", str(tmp_path / "out"),
+                            "--accepted-only")
+    report = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))
+    assert code == 0 and accepted in report["answer"] and "Nur die angenommenen Aussagen" in report["answer"]
+    assert len(report["answer"].split("\n\n")) == 2 and report["review"]["claim:0"]["status"] == "accepted"
