@@ -14,6 +14,7 @@ from contextlib import suppress
 
 from desktop.engine import events as ev
 from desktop.engine import review
+from desktop.engine.estimate import research_estimate
 from desktop.engine.narrate import Value, said
 from desktop.engine.resources import RUN_STORE, KnowledgeBases
 from desktop.engine.state import RunState, now
@@ -214,6 +215,9 @@ class ResearchEngine:
         ctx.state.next_step = nxt
         ctx.state.status = "waiting" if nxt.endswith(".wait") else "running"
         ctx.state.updated_at = now()
+        if nxt.endswith(".wait") and ctx.state.pending is not None and ctx.state.pending.kind == "approve_plan":
+            if (estimate := await research_estimate(ctx, "plan")) is not None:
+                ctx.emit(estimate)  # an edited plan takes another time: the estimate shown follows it
         await self._save(ctx.state, ctx.events)
         return await self._drive(ctx.state)
 

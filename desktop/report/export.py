@@ -98,15 +98,16 @@ def _writers(report: Report, audit_events: Iterable[dict] | None) -> dict[str, C
 
 
 def file_stem(question: str, day: date, limit: int = 60) -> str:
-    """A file name for a report a person can recognise: the question's first words and the day,
-    without characters Windows or macOS refuse ("Welche effektive Jahresdosis darf 2026-11-24")."""
+    """A file name for a report a person can recognise: the day, then the question's first words, without
+    characters Windows or macOS refuse ("2026-11-24 Welche effektive Jahresdosis darf"). The day leads: after
+    the words, "… fiscal 2026-11-26" read as a fiscal year; first, a folder sorts the reports by day."""
     words = re.sub(r'[<>:"/\\|?*\x00-\x1f]', " ", question).split()
     head = ""
     for word in words:
         if len(head) + len(word) + 1 > limit:
             break
         head = f"{head} {word}".strip()
-    return f"{(head or 'Report').rstrip('. ')} {day.isoformat()}"
+    return f"{day.isoformat()} {(head or 'Report').rstrip('. ')}"
 
 
 def _file_name(fmt: str, stem: str) -> str:

@@ -357,9 +357,11 @@ class MainWindow(QMainWindow):
             self.bridge.review(self.state.run_id, target, status, note)
 
     def _exported(self, files: dict[str, Path]) -> None:
+        # the folder only, its start left out when long: the file names ran into the status bar's permanent labels
         folder = next(iter(files.values())).parent
-        names = ", ".join(sorted(p.name for p in files.values()))
-        self.statusBar().showMessage(self.tr("Written to {folder}: {files}").format(folder=folder, files=names), 30_000)
+        shown = self.fontMetrics().elidedText(str(folder), Qt.TextElideMode.ElideLeft, self.width() // 3)
+        self.statusBar().showMessage(self.tr("%n file(s) written to {folder}", "", len(files)).format(folder=shown),
+                                     30_000)
 
     def _history(self) -> None:
         self.bridge.list_runs(self._show_history)  # read off the GUI thread: the store may be busy saving

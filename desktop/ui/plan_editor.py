@@ -51,7 +51,8 @@ class PlanModel(QAbstractListModel):
             context = f"\n   {todo.context}" if todo.context else ""  # what the task is to look for, shown
             subtasks = "".join(f"\n   – {s}" for s in todo.subtasks)
             mark = {"done": "✓ ", "skipped": "⤼ ", "running": "▶ "}.get(todo.status, "")
-            return f"{mark}{todo.id}. {todo.task}{context}{subtasks}"
+            # numbered by place (0 the question), not by id: after a removal the ids had a gap (0, 1, 2, 4)
+            return f"{mark}{index.row()}. {todo.task}{context}{subtasks}"
         if role == Qt.ItemDataRole.EditRole:
             return todo.task
         if role == Qt.ItemDataRole.ToolTipRole:

@@ -159,11 +159,11 @@ class ProgressPanel(QWidget):
         if state is None or state.plan is None:
             return
         marks = {"pending": "○", "running": "▶", "done": "✓", "skipped": "⤼"}
-        for todo in state.plan.items:
+        for number, todo in enumerate(state.plan.items):  # numbered by place, as the plan shows them
             extra = " — " + self.tr("{read}, {references}").format(
                 read=self.tr("%Ln read", "", todo.read),
                 references=self.tr("%Ln reference(s)", "", todo.references)) if todo.read else ""
-            item = QListWidgetItem(f"{marks.get(todo.status, '○')} {todo.id}. {todo.task}{extra}")
+            item = QListWidgetItem(f"{marks.get(todo.status, '○')} {number}. {todo.task}{extra}")
             item.setData(Qt.ItemDataRole.UserRole, todo.id)
             self.tasks.addItem(item)
         if 0 <= current < self.tasks.count():
@@ -191,8 +191,13 @@ class ProgressPanel(QWidget):
         self.stepper.set_phase(phase, done=False)
 
     def add_line(self, line: LogLine) -> None:
+        """The newest line in sight, unless the reader scrolled up to read an older one."""
         self.lines.append(line)
+        bar = self.log.verticalScrollBar()
+        following = bar.value() >= bar.maximum() - 2
         self.log.appendPlainText(f"{line.at.strftime('%H:%M:%S')}  {self.word(line)}")
+        if following:
+            bar.setValue(bar.maximum())
 
     def run_message(self, state: RunView) -> str | None:
         """What the run says about its state, in the window's language when it has a key."""

@@ -234,12 +234,12 @@
 <context>
     <name>ExportTarget</name>
     <message>
-        <location filename="../../desktop/ui/export_target.py" line="22"/>
+        <location filename="../../desktop/ui/export_target.py" line="31"/>
         <source>Export the report and its audit trail into…</source>
         <translation>Bericht und Prüfprotokoll exportieren nach…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/export_target.py" line="26"/>
+        <location filename="../../desktop/ui/export_target.py" line="35"/>
         <source>Export the report as…</source>
         <translation>Bericht exportieren als…</translation>
     </message>
@@ -673,7 +673,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/main_window.py" line="208"/>
-        <location filename="../../desktop/ui/main_window.py" line="403"/>
+        <location filename="../../desktop/ui/main_window.py" line="405"/>
         <source>About Rabbithole</source>
         <translation>Über Rabbithole</translation>
     </message>
@@ -748,18 +748,21 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         <source>There is no report to export yet.</source>
         <translation>Es gibt noch keinen Bericht zum Exportieren.</translation>
     </message>
-    <message>
-        <location filename="../../desktop/ui/main_window.py" line="362"/>
-        <source>Written to {folder}: {files}</source>
-        <translation>Geschrieben nach {folder}: {files}</translation>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/main_window.py" line="363"/>
+        <source>%n file(s) written to {folder}</source>
+        <translation>
+            <numerusform>%n Datei nach {folder} geschrieben</numerusform>
+            <numerusform>%n Dateien nach {folder} geschrieben</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="384"/>
+        <location filename="../../desktop/ui/main_window.py" line="386"/>
         <source>The new data folder is used from the next start.</source>
         <translation>Der neue Datenordner wird ab dem nächsten Start verwendet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="401"/>
+        <location filename="../../desktop/ui/main_window.py" line="403"/>
         <source>Rabbithole {version} — offline research over your PDFs with a local LLM.
 Data folder: {folder}</source>
         <translation>Rabbithole {version} — Offline-Recherche in Ihren PDFs mit einem lokalen LLM.
@@ -1188,57 +1191,57 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
 <context>
     <name>PlanEditor</name>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="97"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="98"/>
         <source>New task…</source>
         <translation>Neue Aufgabe…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="101"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="102"/>
         <source>Add</source>
         <translation>Hinzufügen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="101"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="102"/>
         <source>Remove</source>
         <translation>Entfernen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="102"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="103"/>
         <source>Up</source>
         <translation>Nach oben</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="103"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="104"/>
         <source>Down</source>
         <translation>Nach unten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="104"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="105"/>
         <source>Re-plan…</source>
         <translation>Neu planen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="114"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="115"/>
         <source>Approve plan and start research</source>
         <translation>Plan freigeben und Recherche starten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="118"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="119"/>
         <source>Research plan — edit it, then approve. Task 0 is your question.</source>
         <translation>Rechercheplan — bearbeiten Sie ihn und geben Sie ihn dann frei. Aufgabe 0 ist Ihre Frage.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="147"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="148"/>
         <source>The plan is only your question (task 0): the model proposed no further tasks. Add tasks for aspects to look into, re-plan with a hint, or approve to research the question as it stands.</source>
         <translation>Der Plan besteht nur aus Ihrer Frage (Aufgabe 0): Das Modell hat keine weiteren Aufgaben vorgeschlagen. Fügen Sie Aufgaben für Gesichtspunkte hinzu, die untersucht werden sollen, planen Sie mit einem Hinweis neu, oder genehmigen Sie, um die Frage so zu recherchieren.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="174"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="175"/>
         <source>Re-plan</source>
         <translation>Neu planen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/plan_editor.py" line="175"/>
+        <location filename="../../desktop/ui/plan_editor.py" line="176"/>
         <source>What should the new plan do differently?</source>
         <translation>Was soll der neue Plan anders machen?</translation>
     </message>
@@ -1300,228 +1303,228 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="215"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="220"/>
         <source>— {phase} —</source>
         <translation>— {phase} —</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="216"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="221"/>
         <source>Round {round}, searched: {queries}</source>
         <translation>Runde {round}, gesucht: {queries}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="217"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="222"/>
         <source>{new} new passages found ({duplicates} seen before)</source>
         <translation>{new} neue Passagen gefunden ({duplicates} bereits bekannt)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="218"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="223"/>
         <source>Coverage {coverage}, {gaps} gap(s)</source>
         <translation>Abdeckung {coverage}, {gaps} Lücke(n)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="219"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="224"/>
         <source>Clarification ended ({reason}); research queries: {queries}</source>
         <translation>Klärung beendet ({reason}); Suchanfragen der Recherche: {queries}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="220"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="225"/>
         <source>Task {task_id}: {task} ({chunks} passages to read)</source>
         <translation>Aufgabe {task_id}: {task} ({chunks} Passagen zu lesen)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="221"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="226"/>
         <source>  Finding {finding}, tier {tier}: {doc} p. {page}, {verified} of {quotes} quotes verified</source>
         <translation>  Befund {finding}, Stufe {tier}: {doc} S. {page}, {verified} von {quotes} Zitaten verifiziert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="223"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="228"/>
         <source>  Following “{reference}” → {doc} p. {page} (depth {depth})</source>
         <translation>  Verweis „{reference}“ → {doc} S. {page} (Tiefe {depth})</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="224"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="229"/>
         <source>Task {task_id} {status}: {findings} finding(s)</source>
         <translation>Aufgabe {task_id} {status}: {findings} Befund(e)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="225"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="230"/>
         <source>Off-topic filter: {kept} kept, {filtered} set aside</source>
         <translation>Themenfilter: {kept} behalten, {filtered} aussortiert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="226"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="231"/>
         <source>The model rates its answer {total}/400</source>
         <translation>Das Modell bewertet seine Antwort mit {total}/400</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="227"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="232"/>
         <source>The model rates its answer {total}/400 — revising once</source>
         <translation>Das Modell bewertet seine Antwort mit {total}/400 — wird einmal überarbeitet</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="228"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="233"/>
         <source>Quality: the measured figures only (the time budget leaves no room for the model&apos;s self-rating)</source>
         <translation>Qualität: nur die gemessenen Werte (das Zeitbudget lässt keinen Raum für die Selbsteinschätzung des Modells)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="230"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="235"/>
         <source>Report ready: {citations} citation(s)</source>
         <translation>Bericht fertig: {citations} Quellenangabe(n)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="231"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="236"/>
         <source>Evidence report ready (the model wrote no usable answer): {citations} citation(s)</source>
         <translation>Belegbericht fertig (das Modell schrieb keine brauchbare Antwort): {citations} Quellenangabe(n)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="233"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="238"/>
         <source>Estimate: research and report take about {duration} here ({calls} LLM calls; the server reads {read_tps} and writes {write_tps} tokens/s)</source>
         <translation>Schätzung: Recherche und Bericht dauern hier etwa {duration} ({calls} LLM-Aufrufe; der Server liest {read_tps} und schreibt {write_tps} Tokens/s)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="235"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="240"/>
         <source>Estimate: research and report take about {duration} here ({calls} LLM calls; the server reads {read_tps} and writes {write_tps} tokens/s; {excerpts} of up to {allowed} excerpts are read within the time budget)</source>
         <translation>Schätzung: Recherche und Bericht dauern hier etwa {duration} ({calls} LLM-Aufrufe; der Server liest {read_tps} und schreibt {write_tps} Tokens/s; im Zeitbudget werden {excerpts} von bis zu {allowed} Auszügen gelesen)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="239"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="244"/>
         <source>LLM request failed ({purpose}): {error}</source>
         <translation>LLM-Anfrage fehlgeschlagen ({purpose}): {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="240"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="245"/>
         <source>Warning: {message}</source>
         <translation>Warnung: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="241"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="246"/>
         <source>Error: {message}</source>
         <translation>Fehler: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="243"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="248"/>
         <source>Warning: {0}</source>
         <translation>Warnung: {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="244"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="249"/>
         <source>Cancelled; resume to continue from here.</source>
         <translation>Abgebrochen; setzen Sie die Recherche fort, um hier weiterzumachen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="245"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="250"/>
         <source>The report is ready.</source>
         <translation>Der Bericht ist fertig.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="246"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="251"/>
         <source>Error: unknown step “{step}” (saved by another version?)</source>
         <translation>Fehler: unbekannter Schritt „{step}“ (von einer anderen Version gespeichert?)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="247"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="252"/>
         <source>Paused: {error}. Resume the run once the LLM server answers.</source>
         <translation>Pausiert: {error}. Setzen Sie den Lauf fort, sobald der LLM-Server antwortet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="248"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="253"/>
         <source>Error: {error} — fix this and resume the run to continue from here.</source>
         <translation>Fehler: {error} — beheben Sie das und setzen Sie die Recherche fort, um hier weiterzumachen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="253"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="258"/>
         <source>{prompt}: the model&apos;s answer did not pass a check ({error}); it is used as it is</source>
         <translation>{prompt}: die Antwort des Modells hat eine Prüfung nicht bestanden ({error}); sie wird unverändert verwendet</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="255"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="260"/>
         <source>{prompt}: the model gave no usable answer ({error}); going on without it</source>
         <translation>{prompt}: das Modell gab keine brauchbare Antwort ({error}); es geht ohne sie weiter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="257"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="262"/>
         <source>{prompt}: {error}; going on without it</source>
         <translation>{prompt}: {error}; es geht ohne diesen Schritt weiter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="258"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="263"/>
         <source>the model proposed {proposed} tasks; the first {kept} are kept</source>
         <translation>das Modell schlug {proposed} Aufgaben vor; die ersten {kept} werden behalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="259"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="264"/>
         <source>the model proposed {proposed} tasks, some of them the same or the question itself; {kept} distinct ones are kept</source>
         <translation>das Modell schlug {proposed} Aufgaben vor, teils gleiche oder die Frage selbst; {kept} verschiedene werden behalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="261"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="266"/>
         <source>the model called the question unanswerable, but excerpt [{excerpt}] concerns its subject ({terms}); the research goes ahead</source>
         <translation>das Modell hielt die Frage für unbeantwortbar, aber Auszug [{excerpt}] betrifft ihren Gegenstand ({terms}); die Recherche geht weiter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="263"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="268"/>
         <source>to keep to the time budget, the research reads {excerpts} of up to {allowed} excerpts, with no task summaries by the LLM, so that the run takes about {duration} on this LLM server (Settings: time budget; 0 reads all)</source>
         <translation>um im Zeitbudget zu bleiben, liest die Recherche {excerpts} von bis zu {allowed} Auszügen, ohne Zusammenfassungen der Aufgaben durch das LLM, sodass sie auf diesem LLM-Server etwa {duration} dauert (Einstellungen: Zeitbudget; 0 liest alles)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="267"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="272"/>
         <source>time budget: {read} excerpts were read; the {left} gathered excerpts left are not read (Settings: time budget; 0 reads all)</source>
         <translation>Zeitbudget: {read} Textstellen wurden gelesen; die {left} übrigen gefundenen Textstellen werden nicht gelesen (Einstellungen: Zeitbudget; 0 liest alle)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="269"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="274"/>
         <source>task {task_id}: none of the {read} excerpts just read helped; its {skipped} lower-ranked search results are not read</source>
         <translation>Aufgabe {task_id}: keiner der {read} eben gelesenen Auszüge half; ihre {skipped} niedriger eingestuften Suchtreffer werden nicht gelesen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="271"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="276"/>
         <source>no usable answer for {count} excerpts ({error}); they were skipped</source>
         <translation>keine brauchbare Antwort für {count} Auszüge ({error}); sie wurden übersprungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="272"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="277"/>
         <source>stopped following references into {doc}: followed {times} times for task {task_id}</source>
         <translation>Verweisen in {doc} wird nicht mehr gefolgt: {times}-mal für Aufgabe {task_id} gefolgt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="274"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="279"/>
         <source>{filtered} of {total} findings ({share}) drifted from the question and were set aside; check the plan or the clarification if the report misses something.</source>
         <translation>{filtered} von {total} Befunden ({share}) wichen von der Frage ab und wurden aussortiert; prüfen Sie Plan oder Klärung, falls dem Bericht etwas fehlt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="276"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="281"/>
         <source>synthesis: {count} statement(s) named no source and were left out</source>
         <translation>Synthese: {count} Aussage(n) nannten keine Quelle und wurden weggelassen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="277"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="282"/>
         <source>synthesis: {count} statement(s) left out of the answer ({reasons}); the findings they rest on stay in the report</source>
         <translation>Synthese: {count} Aussage(n) nicht in die Antwort übernommen ({reasons}); die Erkenntnisse, auf denen sie beruhen, bleiben im Bericht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="279"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="284"/>
         <source>synthesis: the model could not write a usable answer ({error}); the report lists the evidence instead</source>
         <translation>Synthese: das Modell konnte keine brauchbare Antwort schreiben ({error}); der Bericht listet stattdessen die Belege auf</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="281"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="286"/>
         <source>synthesis: the revision gave no usable answer ({error}); the first answer stands</source>
         <translation>Synthese: die Überarbeitung gab keine brauchbare Antwort ({error}); die erste Antwort bleibt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="293"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="298"/>
         <source>{0}%</source>
         <comment>a percentage</comment>
         <translation>{0}&#xa0;%</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="296"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="301"/>
         <source>{0} s</source>
         <translation>{0} s</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="297"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="302"/>
         <source>%n minute(s)</source>
         <translation>
             <numerusform>%n Minute</numerusform>
@@ -1529,52 +1532,52 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="307"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="312"/>
         <source>ended by you</source>
         <translation>von Ihnen beendet</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="307"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="312"/>
         <source>the last round was reached</source>
         <translation>letzte Runde erreicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="308"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="313"/>
         <source>the token budget was reached</source>
         <translation>Token-Budget erreicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="309"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="314"/>
         <source>nothing new was found</source>
         <translation>nichts Neues gefunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="310"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="315"/>
         <source>the model gave no usable answer</source>
         <translation>das Modell gab keine brauchbare Antwort</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="311"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="316"/>
         <source>automatic</source>
         <translation>automatisch</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="311"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="316"/>
         <source>done</source>
         <translation>erledigt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="311"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="316"/>
         <source>skipped</source>
         <translation>übersprungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="312"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="317"/>
         <source>running</source>
         <translation>läuft</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="312"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="317"/>
         <source>pending</source>
         <translation>offen</translation>
     </message>

@@ -158,6 +158,12 @@
         <translation>
             <numerusform> · %Ln chunk to embed</numerusform><numerusform> · %Ln chunks to embed</numerusform></translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/main_window.py" line="363" />
+        <source>%n file(s) written to {folder}</source>
+        <translation>
+            <numerusform>%n file written to {folder}</numerusform><numerusform>%n files written to {folder}</numerusform></translation>
+    </message>
 </context>
 <context>
     <name>PdfSearch</name>
@@ -198,7 +204,7 @@
             <numerusform>%Ln token · {0} s</numerusform><numerusform>%Ln tokens · {0} s</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="297" />
+        <location filename="../../desktop/ui/progress_panel.py" line="302" />
         <source>%n minute(s)</source>
         <translation>
             <numerusform>%n minute</numerusform><numerusform>%n minutes</numerusform></translation>

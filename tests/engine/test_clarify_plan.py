@@ -130,8 +130,11 @@ def test_plan_edits_replan_and_limits(harness, research_llm) -> None:  # noqa: A
         assert state.plan.items[1].task == "Find the annual limit in § 78 StrlSchG"
         state = await engine.move_todo(run, new_id, 1)
         assert [t.id for t in state.plan.items][:2] == [0, new_id]
+        before = harness.of(ev.EstimateReady)[-1]
         state = await engine.remove_todo(run, ids[2])
         assert ids[2] not in [t.id for t in state.plan.items]
+        after = harness.of(ev.EstimateReady)[-1]  # the estimate follows the edited plan
+        assert after is not before and after.phase == "plan" and after.excerpts < before.excerpts
         with pytest.raises(CommandError, match="research question"):
             await engine.remove_todo(run, 0)
         with pytest.raises(CommandError, match="no to-do 99"):

@@ -49,3 +49,11 @@ def test_each_thread_stems_with_its_own_stemmer() -> None:
     thread.start()
     thread.join()
     assert seen[0] is not lexical._stemmer("de") and lexical._stemmer("de") is lexical._stemmer("de")
+
+
+def test_the_server_bm25_weight_survives_a_term_counted_in_more_chunks_than_the_chunk_count() -> None:
+    """The server reads the chunk count, then the lexicon: a document committed between the two reads left
+    a term in more chunks than counted, and the search failed with a math domain error."""
+    from desktop.kb.server.lexical import _idf
+
+    assert _idf(100, 120) == 1e-6 and _idf(100, 1) > _idf(100, 50) > 0

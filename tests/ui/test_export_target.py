@@ -44,9 +44,10 @@ def test_one_format_is_saved_under_the_name_the_user_keeps_or_types(qtbot: Any, 
     target = tmp_path / "Grenzwerte Bevölkerung.md"
     qtbot.waitUntil(target.exists, timeout=20_000)
     assert Path(suggested[0]).name == file_stem(QUESTION, date.today()) + ".md"
-    assert Path(suggested[0]).name.startswith("Welche Dosisgrenzwerte gelten nach § 80 StrlSchG")
-    qtbot.waitUntil(lambda: str(tmp_path) in window.statusBar().currentMessage(), timeout=20_000)
-    assert "Grenzwerte Bevölkerung.md" in window.statusBar().currentMessage()
+    assert Path(suggested[0]).name.startswith(f"{date.today().isoformat()} Welche Dosisgrenzwerte gelten nach § 80")
+    qtbot.waitUntil(lambda: "1 file written to" in window.statusBar().currentMessage(), timeout=20_000)
+    assert tmp_path.name in window.statusBar().currentMessage()  # the folder, its start left out if long
+    assert (tmp_path / "Grenzwerte Bevölkerung.md").is_file()
 
 
 def test_all_formats_go_into_the_chosen_folder_named_after_the_question(
@@ -56,4 +57,14 @@ def test_all_formats_go_into_the_chosen_folder_named_after_the_question(
     stem = file_stem(QUESTION, date.today())
     names = {f"{stem}.md", f"{stem}.html", f"{stem}.pdf", f"{stem}.docx", f"{stem}.json", f"{stem} audit.jsonl"}
     qtbot.waitUntil(lambda: names <= {p.name for p in tmp_path.iterdir()}, timeout=30_000)
-    qtbot.waitUntil(lambda: str(tmp_path) in window.statusBar().currentMessage(), timeout=20_000)
+    qtbot.waitUntil(lambda: "6 files written to" in window.statusBar().currentMessage(), timeout=20_000)
+
+
+def test_the_file_name_starts_with_the_day_and_the_dialog_opens_where_a_folder_exists(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from desktop.ui.export_target import start_folder
+
+    assert file_stem("What was the fiscal", date(2026, 11, 26)) == "2026-11-26 What was the fiscal"
+    monkeypatch.setattr("platformdirs.user_documents_dir", lambda: str(tmp_path / "Documents"))  # a fresh account
+    assert start_folder(None) == Path.home()
+    assert start_folder(tmp_path / "gone") == Path.home() and start_folder(tmp_path) == tmp_path

@@ -3,12 +3,14 @@ history, theme and language."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from datetime import datetime, timezone
 from pathlib import Path
 
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QLabel, QTabWidget, QApplication
 
 from desktop.bridge.kb_views import document_view, progress_view, report_view
 from desktop.bridge.views import PlanView, estimate_view, log_line, run_view, summary_view
@@ -58,6 +60,10 @@ def test_plan_model_and_editor(qtbot) -> None:  # noqa: ANN001
     model = editor.model
     assert model.rowCount() == 3 and "Abs. 1" in model.data(model.index(1))
     assert model.data(model.index(2), Qt.ItemDataRole.ToolTipRole) == "Behörde"
+    plan = _plan_view()  # after a removal the ids have a gap: the tasks are numbered by place all the same
+    editor.set_plan(replace(plan, items=(*plan.items[:2], replace(plan.items[2], id=4))), editable=True)
+    assert [model.data(model.index(r)).split(".")[0] for r in range(3)] == ["0", "1", "2"]
+    editor.set_plan(_plan_view(), editable=True)
     with qtbot.waitSignal(model.editRequested) as edit:
         assert not model.setData(model.index(1), "§ 78 Abs. 2 prüfen")  # shown once the engine accepted it
     assert edit.args == [1, "§ 78 Abs. 2 prüfen"]
@@ -263,3 +269,23 @@ def test_the_log_keeps_as_many_lines_to_reword_as_it_shows(qtbot) -> None:  # no
         panel.add_line(log_line(ev.TaskStarted(task_id=n, task="t", chunks=1)))
     assert len(panel.lines) == panel.log.blockCount() == progress_panel._MAX_LOG_LINES
     assert panel.lines[0].values["task_id"] == 50
+
+
+def test_the_log_follows_its_newest_line_unless_the_reader_scrolled_up(qtbot) -> None:  # noqa: ANN001
+    tabs, panel = QTabWidget(), ProgressPanel()
+    qtbot.addWidget(tabs)
+    tabs.addTab(QLabel("plan"), "Plan")
+    tabs.addTab(panel, "Research")
+    tabs.resize(700, 400)
+    tabs.show()
+    qtbot.waitExposed(tabs)
+    line = log_line(ev.TaskStarted(task_id=1, task="§ 78 prüfen", chunks=8))
+    bar = panel.log.verticalScrollBar()
+    for _ in range(200):  # written while the reader looks at another tab
+        panel.add_line(line)
+    tabs.setCurrentWidget(panel)
+    qtbot.waitUntil(lambda: bar.maximum() > 0)
+    assert bar.value() == bar.maximum()  # the newest line in sight (was one line short)
+    bar.setValue(10)  # reading an older line
+    panel.add_line(line)
+    assert bar.value() == 10

@@ -50,7 +50,9 @@ def _tsquery(terms: list[str]) -> str:
 
 
 def _idf(rows: int, hits: int) -> float:
-    idf = math.log((rows - hits + 0.5) / (hits + 0.5))
+    # the chunk count and the lexicon are read one after the other: an ingest committing between them
+    # leaves a term in more chunks than were counted (seen: a math domain error in a search during an ingest)
+    idf = math.log((max(rows - hits, 0) + 0.5) / (hits + 0.5))
     return idf if idf > 0 else 1e-6
 
 
