@@ -53,7 +53,8 @@ def claims(answer: str, citations: list[Citation], language: str) -> list[Claim]
                 cited = [n for n in _cited(sentence) if n in by_n]
                 if not cited:
                     continue
-                plain = " ".join(_MARKER.sub("", sentence).split())
+                # the words alone: markers out, then **bold** and *italic* (the claim is read, copied, compared)
+                plain = " ".join("".join(span.text for span in parse_inline(_MARKER.sub("", sentence))).split())
                 out.append(Claim(index=len(out), text=plain, marked=sentence.strip(),
                                  sources=[_source(plain, by_n[n], language) for n in cited]))
     return out

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.report.model import Rect
+from desktop.ui.cite_text import cited, place
 from desktop.ui.icons import icon
 from desktop.ui.pdf_layout import PageMode, ZoomMode, rect_of
 from desktop.ui.pdf_places import Place, PlaceHistory
@@ -349,8 +350,7 @@ class PdfViewer(QWidget):
     def copy_with_citation(self) -> None:
         """The selected text in quotation marks with document and page, in the window's language."""
         if (text := self.view.selected_text()) and self._path and self.view.selection:
-            QGuiApplication.clipboard().setText(self.tr("“{text}” ({doc}, p. {page})").format(
-                text=text, doc=self._path.stem, page=self.view.selection[0] + 1))
+            QGuiApplication.clipboard().setText(cited(text, [place(self._path.name, self.view.selection[0] + 1)]))
 
     def _context_menu(self, pos: QPoint) -> None:
         menu = QMenu(self)

@@ -28,6 +28,7 @@ from desktop.report.labels import labels_for, percent
 from desktop.report.markdown import md_safe, source_line
 from desktop.report.model import Report
 from desktop.ui import report_html
+from desktop.ui.cite_text import cited, place
 from desktop.ui.review_panel import ReviewPanel
 from desktop.ui.gauge import Gauge
 from desktop.ui.icons import icon
@@ -73,6 +74,8 @@ class ReportView(QWidget):
         self.tabs = QTabWidget()
         self.findings_browser.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.findings_browser.customContextMenuRequested.connect(self._finding_menu)
+        self.answer_browser.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.answer_browser.customContextMenuRequested.connect(self._answer_menu)
         self.review = ReviewPanel()
         self.review.reviewRequested.connect(self.reviewRequested)
         self.review.citationActivated.connect(self.citationActivated)
@@ -273,11 +276,28 @@ class ReportView(QWidget):
             action.setEnabled(enabled)
         self.copy_button.setEnabled(enabled)
 
+    def _add_copy_quote(self, menu: QMenu, href: str) -> None:
+        """'Copy quote with citation' for a link to a verified quote: “…” (StrlSchG § 77, p. 52)."""
+        c = resolve(self._report, href) if self._report is not None and href else None
+        if c is not None and c.quote_verified and c.quote:
+            text = cited(c.quote, [place(c.doc, c.page, c.section)])
+            menu.addSeparator()
+            menu.addAction(self.tr("Copy quote with citation"), lambda: QGuiApplication.clipboard().setText(text))
+
+    def _answer_menu(self, pos: QPoint) -> None:
+        menu = self.answer_browser.createStandardContextMenu(pos)
+        self._add_copy_quote(menu, self.answer_browser.anchorAt(pos))
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.popup(self.answer_browser.viewport().mapToGlobal(pos))
+
     def _finding_menu(self, pos: QPoint) -> None:
-        """Right-click on a finding: the reviewer's verdict on it (kept as "finding:GROUP.N")."""
-        scheme, _, target = self.findings_browser.anchorAt(pos).partition(":")
+        """Right-click on a finding: the reviewer's verdict on it (kept as "finding:GROUP.N"), and on one of
+        its quotes the quote with its citation."""
+        href = self.findings_browser.anchorAt(pos)
+        scheme, _, target = href.partition(":")
         parts = target.split(".")
         menu = self.findings_browser.createStandardContextMenu(pos)
+        self._add_copy_quote(menu, href)
         if scheme == "finding" and len(parts) >= 2 and self._report is not None:
             key = f"finding:{parts[0]}.{parts[1]}"
             menu.addSeparator()

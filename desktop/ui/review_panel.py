@@ -3,7 +3,8 @@ honest signals — the quote stands verbatim on its page, the claim's figures st
 of its words do — and the reviewer's verdict (accepted, rejected, to check) with a note.
 
 Keys in the list: ↑/↓ the previous or next claim, A accept, R reject, C to check, Delete take the mark
-back, N the note, ] and [ open the claim's next or previous source in the viewer (Enter: its first).
+back, N the note, ] and [ open the claim's next or previous source in the viewer (Enter: its first),
+Ctrl+C copies the claim with its citation.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from html import escape
 
 from PySide6.QtCore import QEvent, QObject, Qt, QUrl, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -28,6 +29,7 @@ from PySide6.QtWidgets import (
 from desktop.report.labels import citation_location, quoted
 from desktop.report.model import Citation, Claim, ClaimSource, Report, ReviewStatus
 from desktop.report.review import claim_key, claim_mark
+from desktop.ui.cite_text import cited, place
 from desktop.ui.icons import icon
 from desktop.ui.report_links import cite_href
 
@@ -194,6 +196,15 @@ class ReviewPanel(QWidget):
             self.reviewRequested.emit(claim_key(claim.index), mark.status if mark else "to_check", self.note.text())
             self.claims.setFocus()
 
+    def copy_claim(self) -> None:
+        """The claim in quotation marks with the places of its sources (Ctrl+C in the list)."""
+        claim, report = self.current_claim(), self.report
+        if claim is None or report is None:
+            return
+        by_n = {c.n: c for c in report.citations}
+        places = [place(c.doc, c.page, c.section) for s in claim.sources if (c := by_n.get(s.n))]
+        QGuiApplication.clipboard().setText(cited(claim.text, places))
+
     def open_source(self, step: int) -> None:
         """The claim's next (``step`` 1) or previous (-1) source in the viewer; 0: the first."""
         claim, report = self.current_claim(), self.report
@@ -213,6 +224,9 @@ class ReviewPanel(QWidget):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
         if watched is self.claims and event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
             key = event.key()
+            if event.matches(QKeySequence.StandardKey.Copy):
+                self.copy_claim()
+                return True
             if event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
                 return False
             if key in _KEYS:

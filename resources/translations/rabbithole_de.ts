@@ -159,6 +159,19 @@
     </message>
 </context>
 <context>
+    <name>Citation</name>
+    <message>
+        <location filename="../../desktop/ui/cite_text.py" line="15"/>
+        <source>{where}, p. {page}</source>
+        <translation>{where}, S. {page}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/cite_text.py" line="20"/>
+        <source>“{text}” ({places})</source>
+        <translation>„{text}“ ({places})</translation>
+    </message>
+</context>
+<context>
     <name>DocumentsModel</name>
     <message>
         <location filename="../../desktop/ui/kb_panel.py" line="55"/>
@@ -1027,7 +1040,7 @@ Datenordner: {folder}</translation>
 <context>
     <name>PdfViewer</name>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="87"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="88"/>
         <source>No document open.
 
 Click a citation [n] in the report, or double-click a document in the knowledge base or a retrieved passage, to read it here.</source>
@@ -1036,12 +1049,12 @@ Click a citation [n] in the report, or double-click a document in the knowledge 
 Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokument der Wissensdatenbank oder eine gefundene Passage, um es hier zu lesen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="102"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="103"/>
         <source>“{name}” was not found at {path} — was it moved? Re-add it to the knowledge base.</source>
         <translation>„{name}“ wurde unter {path} nicht gefunden — wurde die Datei verschoben? Fügen Sie sie erneut zur Wissensdatenbank hinzu.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/pdf_viewer.py" line="109"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="110"/>
         <source>Page {page} does not exist; the document has %n page(s).</source>
         <translation>
             <numerusform>Seite {page} existiert nicht; das Dokument hat %n Seite.</numerusform>
@@ -1049,79 +1062,74 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="112"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="113"/>
         <source>The quote could not be found on page {page}.</source>
         <translation>Das Zitat wurde auf Seite {page} nicht gefunden.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="169"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="170"/>
         <source>“{name}” is password-protected. Remove the password and re-add it to the knowledge base.</source>
         <translation>„{name}“ ist passwortgeschützt. Entfernen Sie das Passwort und fügen Sie die Datei erneut zur Wissensdatenbank hinzu.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="172"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="173"/>
         <source>“{name}” cannot be opened: the file is damaged or not a PDF ({path}).</source>
         <translation>„{name}“ kann nicht geöffnet werden: Die Datei ist beschädigt oder keine PDF-Datei ({path}).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="206"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="207"/>
         <source>Back</source>
         <translation>Zurück</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="207"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="208"/>
         <source>Forward</source>
         <translation>Vor</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="208"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="209"/>
         <source>Previous page</source>
         <translation>Vorherige Seite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="210"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="211"/>
         <source>Page</source>
         <translation>Seite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="213"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="214"/>
         <source>Next page</source>
         <translation>Nächste Seite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="216"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="217"/>
         <source>Zoom out</source>
         <translation>Verkleinern</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="217"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="218"/>
         <source>Zoom in</source>
         <translation>Vergrößern</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="218"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="219"/>
         <source>Fit text to width</source>
         <translation>Text an Breite anpassen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="219"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="220"/>
         <source>Fit width</source>
         <translation>Seitenbreite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="220"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="221"/>
         <source>Fit page</source>
         <translation>Ganze Seite</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="223"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="224"/>
         <source>Read in a window of its own</source>
         <translation>In eigenem Fenster lesen</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="352"/>
-        <source>“{text}” ({doc}, p. {page})</source>
-        <translation>„{text}“ ({doc}, S. {page})</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/pdf_viewer.py" line="358"/>
@@ -1134,23 +1142,23 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         <translation>Mit Quellenangabe kopieren</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="240"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="241"/>
         <source>{0}%</source>
         <comment>a zoom</comment>
         <translation>{0}&#xa0;%</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="264"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="265"/>
         <source>Back ({key})</source>
         <translation>Zurück ({key})</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="265"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="266"/>
         <source>Forward ({key})</source>
         <translation>Vor ({key})</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/pdf_viewer.py" line="273"/>
+        <location filename="../../desktop/ui/pdf_viewer.py" line="274"/>
         <source> / {count}</source>
         <translation> / {count}</translation>
     </message>
@@ -1585,132 +1593,137 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
 <context>
     <name>ReportView</name>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="207"/>
+        <location filename="../../desktop/ui/report_view.py" line="210"/>
         <source>Answer</source>
         <translation>Antwort</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="207"/>
+        <location filename="../../desktop/ui/report_view.py" line="210"/>
         <source>Findings</source>
         <translation>Ergebnisse</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="207"/>
+        <location filename="../../desktop/ui/report_view.py" line="210"/>
         <source>Filtered</source>
         <translation>Aussortiert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="207"/>
+        <location filename="../../desktop/ui/report_view.py" line="210"/>
         <source>Quality</source>
         <translation>Qualität</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="207"/>
+        <location filename="../../desktop/ui/report_view.py" line="210"/>
         <source>Review</source>
         <translation>Prüfung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="208"/>
+        <location filename="../../desktop/ui/report_view.py" line="211"/>
         <source>Run</source>
         <translation>Ablauf</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="213"/>
+        <location filename="../../desktop/ui/report_view.py" line="216"/>
         <source>Markdown</source>
         <translation>Markdown</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="213"/>
+        <location filename="../../desktop/ui/report_view.py" line="216"/>
         <source>Save the report as Markdown (report.md)</source>
         <translation>Bericht als Markdown speichern (report.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="214"/>
+        <location filename="../../desktop/ui/report_view.py" line="217"/>
         <source>HTML</source>
         <translation>HTML</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="214"/>
+        <location filename="../../desktop/ui/report_view.py" line="217"/>
         <source>Save the report as a web page (report.html)</source>
         <translation>Bericht als Webseite speichern (report.html)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="215"/>
+        <location filename="../../desktop/ui/report_view.py" line="218"/>
         <source>PDF</source>
         <translation>PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="215"/>
+        <location filename="../../desktop/ui/report_view.py" line="218"/>
         <source>Save the report as PDF (report.pdf)</source>
         <translation>Bericht als PDF speichern (report.pdf)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="216"/>
+        <location filename="../../desktop/ui/report_view.py" line="219"/>
         <source>DOCX</source>
         <translation>DOCX</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="216"/>
+        <location filename="../../desktop/ui/report_view.py" line="219"/>
         <source>Save the report as a Word document (report.docx)</source>
         <translation>Bericht als Word-Dokument speichern (report.docx)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="217"/>
+        <location filename="../../desktop/ui/report_view.py" line="220"/>
         <source>JSON</source>
         <translation>JSON</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="217"/>
+        <location filename="../../desktop/ui/report_view.py" line="220"/>
         <source>Save the report&apos;s data (report.json)</source>
         <translation>Daten des Berichts speichern (report.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="218"/>
+        <location filename="../../desktop/ui/report_view.py" line="221"/>
         <source>Export all</source>
         <translation>Alle exportieren</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="218"/>
+        <location filename="../../desktop/ui/report_view.py" line="221"/>
         <source>Save the report in every format (the arrow: one format)</source>
         <translation>Den Bericht in allen Formaten speichern (der Pfeil: ein Format)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="219"/>
+        <location filename="../../desktop/ui/report_view.py" line="222"/>
         <source>Accepted claims only…</source>
         <translation>Nur angenommene Aussagen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="220"/>
+        <location filename="../../desktop/ui/report_view.py" line="223"/>
         <source>Every format, the answer cut to the claims the reviewer accepted</source>
         <translation>Alle Formate, die Antwort nur mit den Aussagen, die der Prüfer angenommen hat</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="226"/>
+        <location filename="../../desktop/ui/report_view.py" line="229"/>
         <source>Copy answer</source>
         <translation>Antwort kopieren</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="227"/>
+        <location filename="../../desktop/ui/report_view.py" line="230"/>
         <source>Copy the answer and its sources as Markdown</source>
         <translation>Antwort mit Quellen als Markdown kopieren</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="284"/>
+        <location filename="../../desktop/ui/report_view.py" line="285"/>
+        <source>Copy quote with citation</source>
+        <translation>Zitat mit Quellenangabe kopieren</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/report_view.py" line="304"/>
         <source>Accept finding</source>
         <translation>Erkenntnis annehmen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="284"/>
+        <location filename="../../desktop/ui/report_view.py" line="304"/>
         <source>Reject finding</source>
         <translation>Erkenntnis ablehnen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="285"/>
+        <location filename="../../desktop/ui/report_view.py" line="305"/>
         <source>Finding to check</source>
         <translation>Erkenntnis zu prüfen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="285"/>
+        <location filename="../../desktop/ui/report_view.py" line="305"/>
         <source>Take the mark back</source>
         <translation>Markierung zurücknehmen</translation>
     </message>
@@ -1718,92 +1731,92 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
 <context>
     <name>ReviewPanel</name>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="82"/>
+        <location filename="../../desktop/ui/review_panel.py" line="84"/>
         <source>Accept</source>
         <translation>Annehmen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="82"/>
+        <location filename="../../desktop/ui/review_panel.py" line="84"/>
         <source>Reject</source>
         <translation>Ablehnen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="83"/>
+        <location filename="../../desktop/ui/review_panel.py" line="85"/>
         <source>To check</source>
         <translation>Zu prüfen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="86"/>
+        <location filename="../../desktop/ui/review_panel.py" line="88"/>
         <source>{action} the selected claim ({key})</source>
         <translation>{action}: die gewählte Aussage ({key})</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="87"/>
+        <location filename="../../desktop/ui/review_panel.py" line="89"/>
         <source>Note on this claim (N; Enter saves it)</source>
         <translation>Notiz zu dieser Aussage (N; Eingabetaste speichert)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="113"/>
+        <location filename="../../desktop/ui/review_panel.py" line="115"/>
         <source>This report has no claims to review: its answer cites no source, or it was made by an older version (its findings can still be checked in Findings).</source>
         <translation>Dieser Bericht hat keine Aussagen zu prüfen: Seine Antwort nennt keine Quelle, oder er stammt von einer älteren Version (seine Ergebnisse lassen sich im Reiter Ergebnisse prüfen).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="127"/>
+        <location filename="../../desktop/ui/review_panel.py" line="129"/>
         <source>accepted</source>
         <translation>angenommen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="127"/>
+        <location filename="../../desktop/ui/review_panel.py" line="129"/>
         <source>rejected</source>
         <translation>abgelehnt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="127"/>
+        <location filename="../../desktop/ui/review_panel.py" line="129"/>
         <source>to check</source>
         <translation>zu prüfen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="128"/>
+        <location filename="../../desktop/ui/review_panel.py" line="130"/>
         <source>not reviewed</source>
         <translation>ohne Prüfung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="137"/>
+        <location filename="../../desktop/ui/review_panel.py" line="139"/>
         <source>{total} claims: {accepted} accepted, {rejected} rejected, {to_check} to check</source>
         <translation>{total} Aussagen: {accepted} angenommen, {rejected} abgelehnt, {to_check} zu prüfen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="160"/>
+        <location filename="../../desktop/ui/review_panel.py" line="162"/>
         <source> by {by}</source>
         <translation> von {by}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="167"/>
+        <location filename="../../desktop/ui/review_panel.py" line="169"/>
         <source>quote verbatim on p. {page}</source>
         <translation>Zitat wörtlich auf S. {page}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="168"/>
+        <location filename="../../desktop/ui/review_panel.py" line="170"/>
         <source>quote not found on p. {page}</source>
         <translation>Zitat nicht auf S. {page} gefunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="170"/>
+        <location filename="../../desktop/ui/review_panel.py" line="172"/>
         <source>the claim&apos;s figures stand in the quote</source>
         <translation>die Zahlen der Aussage stehen im Zitat</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="171"/>
+        <location filename="../../desktop/ui/review_panel.py" line="173"/>
         <source>the claim&apos;s figures are not in the quote</source>
         <translation>die Zahlen der Aussage stehen nicht im Zitat</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="175"/>
+        <location filename="../../desktop/ui/review_panel.py" line="177"/>
         <source>{share}% of the claim&apos;s words stand in the quote</source>
         <translation>{share} % der Wörter der Aussage stehen im Zitat</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="176"/>
+        <location filename="../../desktop/ui/review_panel.py" line="178"/>
         <source>only {share}% of the claim&apos;s words stand in the quote</source>
         <translation>nur {share} % der Wörter der Aussage stehen im Zitat</translation>
     </message>

@@ -177,7 +177,7 @@
 <context>
     <name>PdfViewer</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/pdf_viewer.py" line="109" />
+        <location filename="../../desktop/ui/pdf_viewer.py" line="110" />
         <source>Page {page} does not exist; the document has %n page(s).</source>
         <translation>
             <numerusform>Page {page} does not exist; the document has %n page.</numerusform><numerusform>Page {page} does not exist; the document has %n pages.</numerusform></translation>

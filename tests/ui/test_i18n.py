@@ -274,3 +274,10 @@ def test_the_window_has_words_for_every_notice_of_the_knowledge_base() -> None:
     assert set(notice_texts.TEMPLATES) == set(ENGLISH)
     names = lambda t: {f[1] for f in string.Formatter().parse(t) if f[1]}  # noqa: E731
     assert {k: names(t) for k, t in notice_texts.TEMPLATES.items()} == {k: names(t) for k, t in ENGLISH.items()}
+
+
+def test_a_citation_copies_in_german(german: None) -> None:
+    from desktop.ui.cite_text import cited, place
+
+    assert cited("Der Grenzwert  beträgt\n20 Millisievert", [place("StrlSchG.pdf", 52, "§ 77")]) == \
+        "„Der Grenzwert beträgt 20 Millisievert“ (StrlSchG § 77, S. 52)"

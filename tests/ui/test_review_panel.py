@@ -99,3 +99,19 @@ def test_a_finding_is_marked_from_its_context_menu_and_shows_its_verdict(qtbot: 
     mark = ReviewMark(status="accepted", note="passt", by="anna", at=at)
     view.show_report(report.model_copy(update={"review": {"finding:primary.0": mark}}))
     assert "Prüfung: angenommen (anna): passt" in view.findings_browser.toPlainText()
+
+
+def test_claims_and_quotes_copy_with_their_citation(qtbot: Any, view: ReportView) -> None:
+    panel = view.review
+    panel.claims.setFocus()
+    panel.claims.setCurrentRow(0)
+    qtbot.keyClick(panel.claims, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    assert QApplication.clipboard().text() == (
+        "“Der Dosisgrenzwert für Einzelpersonen der Bevölkerung beträgt 1 mSv im Kalenderjahr.” (StrlSchG § 80, p. 12)")
+    view.tabs.setCurrentWidget(view.answer_browser)
+    view._answer_menu(anchor_point(view.answer_browser, "cite:1"))
+    menu = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QMenu) and w.isVisible())
+    next(a for a in menu.actions() if a.text() == "Copy quote with citation").trigger()
+    menu.close()
+    assert QApplication.clipboard().text().startswith("“Der Grenzwert der effektiven Dosis") \
+        and QApplication.clipboard().text().endswith("Kalenderjahr.” (StrlSchG § 80, p. 12)")
