@@ -69,7 +69,6 @@ def run_window(data_dir: str | None = None, argv: list[str] | None = None) -> in
     app.setApplicationName("Rabbithole")
     app.setDesktopFileName("rabbithole")  # Wayland and task bars match the window to rabbithole.desktop
     app.setWindowIcon(QIcon(str(resource_root() / "resources" / "icons" / "rabbithole.png")))
-    apply_theme(app)
     paths = resolve_paths(data_dir)
     problem = None
     try:
@@ -80,6 +79,7 @@ def run_window(data_dir: str | None = None, argv: list[str] | None = None) -> in
         paths = with_data_dir(paths, settings.data_dir)
     paths.ensure()
     _log_to_file(paths)
+    apply_theme(app, settings.ui.theme, settings.ui.text_size)
     i18n.install(app, settings.ui.language)
     prepare_window_process()
     bridge = EngineBridge(paths, settings)

@@ -150,6 +150,9 @@ class ResearchSettings(_Section):
 
 class UiSettings(_Section):
     language: Literal["system", "de", "en"] = Field("system", description="Language of the window; 'system' follows the computer.")
+    text_size: int = Field(100, ge=80, le=200, description="Size of the window's text, in percent of the system's.")
+    theme: Literal["system", "light", "dark", "high_contrast"] = Field(
+        "system", description="Colours of the window; 'system' follows the computer's light or dark scheme.")
 
 
 class Settings(_Section):

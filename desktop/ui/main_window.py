@@ -9,6 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QDockWidget,
     QLabel,
     QMainWindow,
@@ -38,6 +39,7 @@ from desktop.ui.plan_editor import PlanEditor
 from desktop.ui.progress_panel import STOP_KEY, ProgressPanel
 from desktop.ui.report_view import ACCEPTED_ONLY, ReportView
 from desktop.ui.settings_dialog import SettingsDialog
+from desktop.ui.theme import apply_theme
 from desktop.ui.window_layout import fit_to_screen, size_docks
 
 _HEALTH_INTERVAL_MS = 60_000
@@ -384,6 +386,8 @@ class MainWindow(QMainWindow):
             return
         if after.data_dir != before.data_dir:
             self.statusBar().showMessage(self.tr("The new data folder is used from the next start."), 10_000)
+        if (after.ui.theme, after.ui.text_size) != (before.ui.theme, before.ui.text_size):
+            apply_theme(QApplication.instance(), after.ui.theme, after.ui.text_size)
         if after.ui.language != before.ui.language:
             self.languageRequested.emit(after.ui.language)
 

@@ -179,6 +179,10 @@ FIELDS: dict[str, tuple[str, str]] = {
     "ui": (QT_TRANSLATE_NOOP("SettingsTexts", "Interface"), ""),
     "ui.language": (QT_TRANSLATE_NOOP("SettingsTexts", "Language"), QT_TRANSLATE_NOOP(
         "SettingsTexts", "Language of the window; 'system' follows the computer.")),
+    "ui.text_size": (QT_TRANSLATE_NOOP("SettingsTexts", "Text size (%)"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Size of the window's text, in percent of the system's.")),
+    "ui.theme": (QT_TRANSLATE_NOOP("SettingsTexts", "Colours"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Colours of the window; 'system' follows the computer's light or dark scheme.")),
 }
 
 # "section.field" → {choice: display name} for every Literal field.
@@ -196,6 +200,10 @@ CHOICES: dict[str, dict[str, str]] = {
                   "rrf": QT_TRANSLATE_NOOP("SettingsTexts", "Reciprocal rank fusion (RRF)")},
     "ui.language": {"system": QT_TRANSLATE_NOOP("SettingsTexts", "As the system"),
                     "de": "Deutsch", "en": "English"},  # a language is named in itself, never translated
+    "ui.theme": {"system": QT_TRANSLATE_NOOP("SettingsTexts", "As the system"),
+                 "light": QT_TRANSLATE_NOOP("SettingsTexts", "Light"),
+                 "dark": QT_TRANSLATE_NOOP("SettingsTexts", "Dark"),
+                 "high_contrast": QT_TRANSLATE_NOOP("SettingsTexts", "High contrast")},
 }
 
 

@@ -1,9 +1,10 @@
-"""Light or dark, following the system (Qt 6.5+ reports the colour scheme and its changes)."""
+"""The window's colours and text size: light or dark following the system (Qt 6.5+ reports the colour scheme
+and its changes), or chosen — also a high-contrast scheme — and the text at a size the reader sets."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtGui import QColor, QFont, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
 
@@ -25,16 +26,69 @@ def dark_palette() -> QPalette:
     return p
 
 
+def high_contrast_palette() -> QPalette:
+    """White on black, yellow selection, cyan links: the contrast of the systems' high-contrast schemes."""
+    p = QPalette()
+    colors = {
+        QPalette.ColorRole.Window: "#000000", QPalette.ColorRole.WindowText: "#ffffff",
+        QPalette.ColorRole.Base: "#000000", QPalette.ColorRole.AlternateBase: "#1a1a1a",
+        QPalette.ColorRole.Text: "#ffffff", QPalette.ColorRole.Button: "#000000",
+        QPalette.ColorRole.ButtonText: "#ffffff", QPalette.ColorRole.Highlight: "#ffff00",
+        QPalette.ColorRole.HighlightedText: "#000000", QPalette.ColorRole.ToolTipBase: "#000000",
+        QPalette.ColorRole.ToolTipText: "#ffffff", QPalette.ColorRole.Link: "#00ffff",
+        QPalette.ColorRole.PlaceholderText: "#c0c0c0", QPalette.ColorRole.Mid: "#ffffff",
+        QPalette.ColorRole.Dark: "#ffffff", QPalette.ColorRole.Light: "#ffffff",
+    }
+    for role, color in colors.items():
+        p.setColor(role, QColor(color))
+    for role in (QPalette.ColorRole.Text, QPalette.ColorRole.ButtonText, QPalette.ColorRole.WindowText):
+        p.setColor(QPalette.ColorGroup.Disabled, role, QColor("#9a9a9a"))
+    return p
+
+
+# Fusion draws the frames of inputs and lists a shade off the window colour: black on black in high contrast
+HIGH_CONTRAST_CSS = (
+    "QLineEdit, QPlainTextEdit, QTextEdit, QTextBrowser, QAbstractItemView, QComboBox, QSpinBox, QPushButton, "
+    "QToolButton:hover, QTabBar::tab, QProgressBar { border: 1px solid #ffffff; }\n"
+    "QTabBar::tab { padding: 4px 10px; }\n"
+    "QTabBar::tab:selected { background: #ffff00; color: #000000; }\n"
+)
+
+
 def is_dark() -> bool:
     return QGuiApplication.styleHints().colorScheme() == Qt.ColorScheme.Dark
 
 
-def apply_theme(app: QApplication) -> None:
-    """Fusion everywhere (the same look on Linux, Windows and macOS), in the system's scheme."""
+class _Theme:
+    """What the app was last given, and the system's own font size to scale from."""
+
+    theme = "system"
+    base_points: float | None = None
+    following = False
+
+
+def apply_theme(app: QApplication, theme: str = "system", text_size: int = 100) -> None:
+    """Fusion everywhere (the same look on Linux, Windows and macOS), in the chosen scheme — "system"
+    follows the system's light or dark scheme and its changes — with the text at ``text_size`` percent."""
     app.setStyle("Fusion")
+    _Theme.theme = theme
+    if _Theme.base_points is None:
+        _Theme.base_points = app.font().pointSizeF()
+    font = QFont(app.font())
+    font.setPointSizeF(_Theme.base_points * text_size / 100)
+    app.setFont(font)
 
     def follow() -> None:
-        app.setPalette(dark_palette() if is_dark() else app.style().standardPalette())
+        chosen = _Theme.theme
+        if chosen == "high_contrast":
+            app.setPalette(high_contrast_palette())
+        elif chosen == "dark" or (chosen == "system" and is_dark()):
+            app.setPalette(dark_palette())
+        else:
+            app.setPalette(app.style().standardPalette())
 
     follow()
-    app.styleHints().colorSchemeChanged.connect(lambda _scheme: follow())
+    app.setStyleSheet(HIGH_CONTRAST_CSS if theme == "high_contrast" else "")
+    if not _Theme.following:  # connected once: a later choice changes what it follows
+        _Theme.following = True
+        app.styleHints().colorSchemeChanged.connect(lambda _scheme: follow())

@@ -570,148 +570,148 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="74"/>
+        <location filename="../../desktop/ui/main_window.py" line="76"/>
         <source>1 Clarify</source>
         <translation>1 Klärung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="74"/>
+        <location filename="../../desktop/ui/main_window.py" line="76"/>
         <source>2 Plan</source>
         <translation>2 Plan</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="75"/>
+        <location filename="../../desktop/ui/main_window.py" line="77"/>
         <source>3 Research</source>
         <translation>3 Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="75"/>
+        <location filename="../../desktop/ui/main_window.py" line="77"/>
         <source>4 Report</source>
         <translation>4 Bericht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="84"/>
+        <location filename="../../desktop/ui/main_window.py" line="86"/>
         <source>Knowledge base</source>
         <translation>Wissensdatenbank</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="85"/>
+        <location filename="../../desktop/ui/main_window.py" line="87"/>
         <source>PDF</source>
         <translation>PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="181"/>
+        <location filename="../../desktop/ui/main_window.py" line="183"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="182"/>
+        <location filename="../../desktop/ui/main_window.py" line="184"/>
         <source>Add PDFs…</source>
         <translation>PDFs hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="183"/>
+        <location filename="../../desktop/ui/main_window.py" line="185"/>
         <source>Add folder…</source>
         <translation>Ordner hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="184"/>
+        <location filename="../../desktop/ui/main_window.py" line="186"/>
         <source>Export report…</source>
         <translation>Bericht exportieren…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="186"/>
+        <location filename="../../desktop/ui/main_window.py" line="188"/>
         <source>Quit</source>
         <translation>Beenden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="187"/>
+        <location filename="../../desktop/ui/main_window.py" line="189"/>
         <source>&amp;Research</source>
         <translation>&amp;Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="188"/>
+        <location filename="../../desktop/ui/main_window.py" line="190"/>
         <source>New question</source>
         <translation>Neue Frage</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="189"/>
+        <location filename="../../desktop/ui/main_window.py" line="191"/>
         <source>History…</source>
         <translation>Verlauf…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="190"/>
+        <location filename="../../desktop/ui/main_window.py" line="192"/>
         <source>Stop run</source>
         <translation>Recherche anhalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="191"/>
+        <location filename="../../desktop/ui/main_window.py" line="193"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="194"/>
+        <location filename="../../desktop/ui/main_window.py" line="196"/>
         <source>Language</source>
         <translation>Sprache</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="196"/>
+        <location filename="../../desktop/ui/main_window.py" line="198"/>
         <source>System language</source>
         <translation>Sprache des Systems</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="202"/>
+        <location filename="../../desktop/ui/main_window.py" line="204"/>
         <source>&amp;Settings</source>
         <translation>&amp;Einstellungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="203"/>
+        <location filename="../../desktop/ui/main_window.py" line="205"/>
         <source>Preferences…</source>
         <translation>Einstellungen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="204"/>
+        <location filename="../../desktop/ui/main_window.py" line="206"/>
         <source>Check LLM connection</source>
         <translation>LLM-Verbindung prüfen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="205"/>
+        <location filename="../../desktop/ui/main_window.py" line="207"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="206"/>
+        <location filename="../../desktop/ui/main_window.py" line="208"/>
         <source>User guide</source>
         <translation>Benutzerhandbuch</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="208"/>
-        <location filename="../../desktop/ui/main_window.py" line="405"/>
+        <location filename="../../desktop/ui/main_window.py" line="210"/>
+        <location filename="../../desktop/ui/main_window.py" line="409"/>
         <source>About Rabbithole</source>
         <translation>Über Rabbithole</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="236"/>
+        <location filename="../../desktop/ui/main_window.py" line="238"/>
         <source>The LLM server answers again: resume the run to go on.</source>
         <translation>Der LLM-Server antwortet wieder: setzen Sie den Lauf fort.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="238"/>
+        <location filename="../../desktop/ui/main_window.py" line="240"/>
         <source>Resume</source>
         <translation>Fortsetzen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="260"/>
+        <location filename="../../desktop/ui/main_window.py" line="262"/>
         <source>Working…</source>
         <translation>Wird ausgeführt…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="272"/>
+        <location filename="../../desktop/ui/main_window.py" line="274"/>
         <source>Choose or create a knowledge base first.</source>
         <translation>Wählen oder erstellen Sie zuerst eine Wissensdatenbank.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="314"/>
+        <location filename="../../desktop/ui/main_window.py" line="316"/>
         <source>KB: {0} · %Ln document(s)</source>
         <translation>
             <numerusform>Wissensdatenbank: {0} · %Ln Dokument</numerusform>
@@ -719,7 +719,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="315"/>
+        <location filename="../../desktop/ui/main_window.py" line="317"/>
         <source> · %Ln chunk(s) to embed</source>
         <translation>
             <numerusform> · %Ln Passage noch einzubetten</numerusform>
@@ -727,42 +727,42 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="321"/>
+        <location filename="../../desktop/ui/main_window.py" line="323"/>
         <source>Research can start once the LLM server answers (see the message above).</source>
         <translation>Die Recherche kann beginnen, sobald der LLM-Server antwortet (siehe Hinweis oben).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="325"/>
+        <location filename="../../desktop/ui/main_window.py" line="327"/>
         <source>LLM: {0} ✓</source>
         <translation>LLM: {0} ✓</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="328"/>
+        <location filename="../../desktop/ui/main_window.py" line="330"/>
         <source>LLM: not ready</source>
         <translation>LLM: nicht bereit</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="331"/>
+        <location filename="../../desktop/ui/main_window.py" line="333"/>
         <source>The LLM server does not answer. Start Ollama (ollama serve) or point Rabbithole to your team&apos;s LLM server in Settings → LLM. The knowledge base works meanwhile.</source>
         <translation>Der LLM-Server antwortet nicht. Starten Sie Ollama (ollama serve) oder verweisen Sie Rabbithole unter Einstellungen → LLM auf den LLM-Server Ihres Teams. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="334"/>
+        <location filename="../../desktop/ui/main_window.py" line="336"/>
         <source>The model {0} is not on the LLM server. Pull it (ollama pull {0}, or Settings → LLM → Pull model) or choose another one in Settings → LLM. The knowledge base works meanwhile.</source>
         <translation>Das Modell {0} ist nicht auf dem LLM-Server. Laden Sie es herunter (ollama pull {0} oder Einstellungen → LLM → Modell herunterladen) oder wählen Sie unter Einstellungen → LLM ein anderes. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="337"/>
+        <location filename="../../desktop/ui/main_window.py" line="339"/>
         <source>Details: {0}</source>
         <translation>Details: {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="346"/>
+        <location filename="../../desktop/ui/main_window.py" line="348"/>
         <source>There is no report to export yet.</source>
         <translation>Es gibt noch keinen Bericht zum Exportieren.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="363"/>
+        <location filename="../../desktop/ui/main_window.py" line="365"/>
         <source>%n file(s) written to {folder}</source>
         <translation>
             <numerusform>%n Datei nach {folder} geschrieben</numerusform>
@@ -770,12 +770,12 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="386"/>
+        <location filename="../../desktop/ui/main_window.py" line="388"/>
         <source>The new data folder is used from the next start.</source>
         <translation>Der neue Datenordner wird ab dem nächsten Start verwendet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="403"/>
+        <location filename="../../desktop/ui/main_window.py" line="407"/>
         <source>Rabbithole {version} — offline research over your PDFs with a local LLM.
 Data folder: {folder}</source>
         <translation>Rabbithole {version} — Offline-Recherche in Ihren PDFs mit einem lokalen LLM.
@@ -2762,6 +2762,21 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         <translation>Wie oft das Sprachmodell je Extraktionsaufruf mehr Kontext anfordern darf.</translation>
     </message>
     <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="204"/>
+        <source>Light</source>
+        <translation>Hell</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="205"/>
+        <source>Dark</source>
+        <translation>Dunkel</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="206"/>
+        <source>High contrast</source>
+        <translation>Hoher Kontrast</translation>
+    </message>
+    <message>
         <location filename="../../desktop/ui/settings_texts.py" line="143"/>
         <source>Chunks per task query (k)</source>
         <translation>Passagen pro Aufgaben-Suchanfrage (k)</translation>
@@ -2917,62 +2932,83 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         <translation>Sprache des Fensters; „Wie im System“ folgt der Einstellung des Computers.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="186"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="182"/>
+        <source>Text size (%)</source>
+        <translation>Textgröße (%)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="182"/>
+        <source>Size of the window&apos;s text, in percent of the system&apos;s.</source>
+        <translation>Größe der Schrift im Fenster, in Prozent der des Systems.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="184"/>
+        <source>Colours</source>
+        <translation>Farben</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="184"/>
+        <source>Colours of the window; &apos;system&apos; follows the computer&apos;s light or dark scheme.</source>
+        <translation>Farben des Fensters; „wie das System“ folgt dem hellen oder dunklen Schema des Computers.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="190"/>
         <source>Ollama</source>
         <translation>Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="187"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="191"/>
         <source>OpenAI-compatible</source>
         <translation>OpenAI-kompatibel</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="188"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="192"/>
         <source>Embedded (inside the app)</source>
         <translation>Integriert (innerhalb der App)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="189"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="193"/>
         <source>Team server (PostgreSQL)</source>
         <translation>Team-Server (PostgreSQL)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="190"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="194"/>
         <source>Off</source>
         <translation>Aus</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="191"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="195"/>
         <source>When the server offers it</source>
         <translation>Wenn der Server es anbietet</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="192"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="196"/>
         <source>Required (certificate not checked)</source>
         <translation>Erforderlich (Zertifikat ungeprüft)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="193"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="197"/>
         <source>Required, certificate checked</source>
         <translation>Erforderlich, Zertifikat geprüft</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="194"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="198"/>
         <source>Required, certificate and name checked</source>
         <translation>Erforderlich, Zertifikat und Name geprüft</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="195"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="199"/>
         <source>Z-score</source>
         <translation>Z-Score</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="196"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="200"/>
         <source>Reciprocal rank fusion (RRF)</source>
         <translation>Reciprocal Rank Fusion (RRF)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="197"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="201"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="203"/>
         <source>As the system</source>
         <translation>Wie im System</translation>
     </message>

@@ -147,19 +147,19 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="314" />
+        <location filename="../../desktop/ui/main_window.py" line="316" />
         <source>KB: {0} · %Ln document(s)</source>
         <translation>
             <numerusform>KB: {0} · %Ln document</numerusform><numerusform>KB: {0} · %Ln documents</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="315" />
+        <location filename="../../desktop/ui/main_window.py" line="317" />
         <source> · %Ln chunk(s) to embed</source>
         <translation>
             <numerusform> · %Ln chunk to embed</numerusform><numerusform> · %Ln chunks to embed</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="363" />
+        <location filename="../../desktop/ui/main_window.py" line="365" />
         <source>%n file(s) written to {folder}</source>
         <translation>
             <numerusform>%n file written to {folder}</numerusform><numerusform>%n files written to {folder}</numerusform></translation>
