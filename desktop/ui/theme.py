@@ -59,6 +59,9 @@ def is_dark() -> bool:
     return QGuiApplication.styleHints().colorScheme() == Qt.ColorScheme.Dark
 
 
+_FOLLOWS = "rabbithole_app_font"  # a widget whose font is the application's, set by apply_theme
+
+
 class _Theme:
     """What the app was last given, and the system's own font size to scale from."""
 
@@ -71,12 +74,20 @@ def apply_theme(app: QApplication, theme: str = "system", text_size: int = 100) 
     """Fusion everywhere (the same look on Linux, Windows and macOS), in the chosen scheme — "system"
     follows the system's light or dark scheme and its changes — with the text at ``text_size`` percent."""
     app.setStyle("Fusion")
+    # the style sheet before the font: set after it, it re-polished the widgets with their old font
+    app.setStyleSheet(HIGH_CONTRAST_CSS if theme == "high_contrast" else "")
     _Theme.theme = theme
     if _Theme.base_points is None:
         _Theme.base_points = app.font().pointSizeF()
     font = QFont(app.font())
     font.setPointSizeF(_Theme.base_points * text_size / 100)
     app.setFont(font)
+    # With an application style sheet Qt no longer hands a new application font to the widgets that exist:
+    # those that follow it (no font of their own, or one set here) get it explicitly
+    for widget in app.allWidgets():
+        if widget.property(_FOLLOWS) or not widget.testAttribute(Qt.WidgetAttribute.WA_SetFont):
+            widget.setFont(font)
+            widget.setProperty(_FOLLOWS, True)
 
     def follow() -> None:
         chosen = _Theme.theme
@@ -88,7 +99,6 @@ def apply_theme(app: QApplication, theme: str = "system", text_size: int = 100) 
             app.setPalette(app.style().standardPalette())
 
     follow()
-    app.setStyleSheet(HIGH_CONTRAST_CSS if theme == "high_contrast" else "")
     if not _Theme.following:  # connected once: a later choice changes what it follows
         _Theme.following = True
         app.styleHints().colorSchemeChanged.connect(lambda _scheme: follow())

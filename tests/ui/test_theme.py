@@ -49,6 +49,7 @@ def test_the_settings_apply_them_at_once(qtbot: Any, app: QApplication,
         window._settings_applied(before, before.changed(ui={"theme": "high_contrast", "text_size": 130}))
         assert app.palette().color(QPalette.ColorRole.Base).name() == "#000000"
         qtbot.waitUntil(lambda: window.chat.send.font().pointSizeF() == pytest.approx(1.3 * base), timeout=5000)
+        assert window.kb_status.font().pointSizeF() == pytest.approx(1.3 * base)
 
 
 def test_the_interface_settings_offer_size_and_colours() -> None:
