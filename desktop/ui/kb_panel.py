@@ -47,6 +47,9 @@ def shown_name(d: DocumentView) -> str:
     return f"{stem} [{d.short_name}]" if d.short_name and d.short_name != stem else stem
 
 
+_SHOWN = 40  # lines of an ingestion report the box shows; a longer one has the rest behind "Show Details"
+
+
 class DocumentsModel(QAbstractTableModel):
     def __init__(self) -> None:
         super().__init__()
@@ -195,6 +198,10 @@ class KnowledgeBasePanel(QWidget):
             files = self.tr("{0}/%Ln file(s)", "", p.files_total).format(locale.toString(p.files_done))
             pages = self.tr("{0}/%Ln page(s)", "", p.pages_total).format(locale.toString(p.pages_done))
             text = self.tr("Reading {files}, {pages}").format(files=files, pages=pages)
+        elif p.stage == "embed" and p.embedded >= p.to_embed:
+            # every chunk embedded, the vectors still being stored: said so, not "100 % · 0:00 left" for 15 s
+            self.progress.setRange(0, 0)
+            text = self.tr("Storing the vectors… (search already works)")
         elif p.stage == "embed":
             self.progress.setRange(0, max(1, p.to_embed))
             self.progress.setValue(p.embedded)
@@ -202,7 +209,7 @@ class KnowledgeBasePanel(QWidget):
                 QLocale().toString(p.embedded))
         else:
             text = ""
-        if text and p.stage != "done":
+        if p.stage == "extract" or (p.stage == "embed" and p.embedded < p.to_embed):
             text += self.tr(" · about {0} left").format(duration(p.eta_s))
         self.progress_label.setText(text)
 
@@ -262,8 +269,10 @@ class KnowledgeBasePanel(QWidget):
             lines += [f"    {notice_text(w)}" for w in f.warnings]
         if report.embed_error:
             lines += ["", report.embed_error]
-        box = QMessageBox(QMessageBox.Icon.Information, self.tr("Ingestion report"), "\n".join(lines[:40]), parent=self)
-        box.setDetailedText("\n".join(lines))
+        box = QMessageBox(QMessageBox.Icon.Information, self.tr("Ingestion report"), "\n".join(lines[:_SHOWN]),
+                          parent=self)
+        if len(lines) > _SHOWN:  # the whole list behind "Show Details" only when the box cannot show it all
+            box.setDetailedText("\n".join(lines))
         box.open()
 
     # --- user actions ---------------------------------------------------------------------------

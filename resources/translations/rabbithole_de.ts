@@ -174,22 +174,22 @@
 <context>
     <name>DocumentsModel</name>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="55"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="58"/>
         <source>Document</source>
         <translation>Dokument</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="55"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="58"/>
         <source>Pages</source>
         <translation>Seiten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="55"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="58"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="75"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="78"/>
         <source>%Ln to embed</source>
         <translation>
             <numerusform>%Ln noch einzubetten</numerusform>
@@ -197,7 +197,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="76"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="79"/>
         <source>%n warning(s)</source>
         <translation>
             <numerusform>%n Warnung</numerusform>
@@ -205,12 +205,12 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="76"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="79"/>
         <source>ready</source>
         <translation>bereit</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="85"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="88"/>
         <source>%Ln chunk(s)</source>
         <translation>
             <numerusform>%Ln Passage</numerusform>
@@ -279,48 +279,48 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
 <context>
     <name>KnowledgeBasePanel</name>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="109"/>
-        <location filename="../../desktop/ui/kb_panel.py" line="284"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="112"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="293"/>
         <source>New knowledge base</source>
         <translation>Neue Wissensdatenbank</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="110"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="113"/>
         <source>Delete this knowledge base (your PDFs are not touched)</source>
         <translation>Diese Wissensdatenbank löschen (Ihre PDFs bleiben unverändert)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="125"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="128"/>
         <source>Add PDFs…</source>
         <translation>PDFs hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="126"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="129"/>
         <source>Add folder…</source>
         <translation>Ordner hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="132"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="135"/>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="134"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="137"/>
         <source>Last ingestion report…</source>
         <translation>Letzter Importbericht…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="149"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="152"/>
         <source>Knowledge base</source>
         <translation>Wissensdatenbank</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="187"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="190"/>
         <source>Adding to “{database}”: reading…</source>
         <translation>Hinzufügen zu „{database}“: Einlesen…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="195"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="198"/>
         <source>{0}/%Ln file(s)</source>
         <translation>
             <numerusform>{0}/%Ln Datei</numerusform>
@@ -328,7 +328,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="196"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="199"/>
         <source>{0}/%Ln page(s)</source>
         <translation>
             <numerusform>{0}/%Ln Seite</numerusform>
@@ -336,12 +336,17 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="197"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="200"/>
         <source>Reading {files}, {pages}</source>
         <translation>Einlesen: {files}, {pages}</translation>
     </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="204"/>
+        <source>Storing the vectors… (search already works)</source>
+        <translation>Vektoren werden gespeichert … (die Suche funktioniert bereits)</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="201"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="208"/>
         <source>Embedding {0}/%Ln chunk(s) (search already works)</source>
         <translation>
             <numerusform>Einbetten: {0}/%Ln Passage (die Suche funktioniert bereits)</numerusform>
@@ -349,22 +354,22 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="206"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="213"/>
         <source> · about {0} left</source>
         <translation> · noch etwa {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="221"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="228"/>
         <source>no PDF files found</source>
         <translation>keine PDF-Dateien gefunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="223"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="230"/>
         <source> — cancelled; add again to continue</source>
         <translation> — abgebrochen; zum Fortsetzen erneut hinzufügen</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="231"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="238"/>
         <source>%Ln added</source>
         <translation>
             <numerusform>%Ln hinzugefügt</numerusform>
@@ -372,7 +377,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="232"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="239"/>
         <source>%Ln updated</source>
         <translation>
             <numerusform>%Ln aktualisiert</numerusform>
@@ -380,7 +385,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="233"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="240"/>
         <source>%Ln unchanged</source>
         <translation>
             <numerusform>%Ln unverändert</numerusform>
@@ -388,7 +393,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="234"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="241"/>
         <source>%Ln moved</source>
         <translation>
             <numerusform>%Ln verschoben</numerusform>
@@ -396,7 +401,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="235"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="242"/>
         <source>%Ln removed</source>
         <translation>
             <numerusform>%Ln entfernt</numerusform>
@@ -404,7 +409,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="236"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="243"/>
         <source>%Ln duplicate(s)</source>
         <translation>
             <numerusform>%Ln Duplikat</numerusform>
@@ -412,7 +417,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="237"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="244"/>
         <source>%Ln rejected</source>
         <translation>
             <numerusform>%Ln abgelehnt</numerusform>
@@ -420,42 +425,42 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="242"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="249"/>
         <source>added</source>
         <translation>hinzugefügt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="242"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="249"/>
         <source>updated</source>
         <translation>aktualisiert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="242"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="249"/>
         <source>unchanged</source>
         <translation>unverändert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="243"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="250"/>
         <source>moved</source>
         <translation>verschoben</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="243"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="250"/>
         <source>removed</source>
         <translation>entfernt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="243"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="250"/>
         <source>duplicate</source>
         <translation>Duplikat</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="244"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="251"/>
         <source>rejected</source>
         <translation>abgelehnt</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="250"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="257"/>
         <source>“{database}”: %n file(s) in {seconds} s</source>
         <translation>
             <numerusform>„{database}“: %n Datei in {seconds} s</numerusform>
@@ -463,7 +468,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="253"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="260"/>
         <source> · %Ln chunk(s) still to embed (search already works)</source>
         <translation>
             <numerusform> · %Ln Passage noch einzubetten (die Suche funktioniert bereits)</numerusform>
@@ -471,12 +476,12 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="259"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="266"/>
         <source>{pages}, {chunks}</source>
         <translation>{pages}, {chunks}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="260"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="267"/>
         <source>%Ln page(s)</source>
         <translation>
             <numerusform>%Ln Seite</numerusform>
@@ -484,7 +489,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="260"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="267"/>
         <source>%Ln chunk(s)</source>
         <translation>
             <numerusform>%Ln Passage</numerusform>
@@ -492,77 +497,77 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="265"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="272"/>
         <source>Ingestion report</source>
         <translation>Importbericht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="272"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="281"/>
         <source>Add PDFs to “{database}”</source>
         <translation>PDFs zu „{database}“ hinzufügen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="279"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="288"/>
         <source>Add a folder of PDFs to “{database}”</source>
         <translation>Ordner mit PDFs zu „{database}“ hinzufügen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="273"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="282"/>
         <source>PDF files (*.pdf)</source>
         <translation>PDF-Dateien (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="284"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="293"/>
         <source>Name:</source>
         <translation>Name:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="291"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="300"/>
         <source>Delete knowledge base</source>
         <translation>Wissensdatenbank löschen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="292"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="301"/>
         <source>Delete the knowledge base &apos;{0}&apos;? Its index is removed; your PDF files are not touched.</source>
         <translation>Wissensdatenbank „{0}“ löschen? Der Index wird entfernt; Ihre PDF-Dateien bleiben unverändert.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="302"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="311"/>
         <source>Open</source>
         <translation>Öffnen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="303"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="312"/>
         <source>Tags…</source>
         <translation>Schlagwörter…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="304"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="313"/>
         <source>Category…</source>
         <translation>Kategorie…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="305"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="314"/>
         <source>Metadata field…</source>
         <translation>Metadatenfeld…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="307"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="316"/>
         <source>Remove from knowledge base</source>
         <translation>Aus der Wissensdatenbank entfernen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="311"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="320"/>
         <source>Tags (separated by commas):</source>
         <translation>Schlagwörter (durch Kommas getrennt):</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="311"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="320"/>
         <source>Category:</source>
         <translation>Kategorie:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="317"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="326"/>
         <source>Field=value (e.g. exhibit=A-17):</source>
         <translation>Feld=Wert (z. B. anlage=A-17):</translation>
     </message>

@@ -30,19 +30,19 @@
 <context>
     <name>DocumentsModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="75" />
+        <location filename="../../desktop/ui/kb_panel.py" line="78" />
         <source>%Ln to embed</source>
         <translation>
             <numerusform>%Ln to embed</numerusform><numerusform>%Ln to embed</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="76" />
+        <location filename="../../desktop/ui/kb_panel.py" line="79" />
         <source>%n warning(s)</source>
         <translation>
             <numerusform>%n warning</numerusform><numerusform>%n warnings</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="85" />
+        <location filename="../../desktop/ui/kb_panel.py" line="88" />
         <source>%Ln chunk(s)</source>
         <translation>
             <numerusform>%Ln chunk</numerusform><numerusform>%Ln chunks</numerusform></translation>
@@ -60,85 +60,85 @@
 <context>
     <name>KnowledgeBasePanel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="195" />
+        <location filename="../../desktop/ui/kb_panel.py" line="198" />
         <source>{0}/%Ln file(s)</source>
         <translation>
             <numerusform>{0}/%Ln file</numerusform><numerusform>{0}/%Ln files</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="196" />
+        <location filename="../../desktop/ui/kb_panel.py" line="199" />
         <source>{0}/%Ln page(s)</source>
         <translation>
             <numerusform>{0}/%Ln page</numerusform><numerusform>{0}/%Ln pages</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="201" />
+        <location filename="../../desktop/ui/kb_panel.py" line="208" />
         <source>Embedding {0}/%Ln chunk(s) (search already works)</source>
         <translation>
             <numerusform>Embedding {0}/%Ln chunk (search already works)</numerusform><numerusform>Embedding {0}/%Ln chunks (search already works)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="231" />
+        <location filename="../../desktop/ui/kb_panel.py" line="238" />
         <source>%Ln added</source>
         <translation>
             <numerusform>%Ln added</numerusform><numerusform>%Ln added</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="232" />
+        <location filename="../../desktop/ui/kb_panel.py" line="239" />
         <source>%Ln updated</source>
         <translation>
             <numerusform>%Ln updated</numerusform><numerusform>%Ln updated</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="233" />
+        <location filename="../../desktop/ui/kb_panel.py" line="240" />
         <source>%Ln unchanged</source>
         <translation>
             <numerusform>%Ln unchanged</numerusform><numerusform>%Ln unchanged</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="234" />
+        <location filename="../../desktop/ui/kb_panel.py" line="241" />
         <source>%Ln moved</source>
         <translation>
             <numerusform>%Ln moved</numerusform><numerusform>%Ln moved</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="235" />
+        <location filename="../../desktop/ui/kb_panel.py" line="242" />
         <source>%Ln removed</source>
         <translation>
             <numerusform>%Ln removed</numerusform><numerusform>%Ln removed</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="236" />
+        <location filename="../../desktop/ui/kb_panel.py" line="243" />
         <source>%Ln duplicate(s)</source>
         <translation>
             <numerusform>%Ln duplicate</numerusform><numerusform>%Ln duplicates</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="237" />
+        <location filename="../../desktop/ui/kb_panel.py" line="244" />
         <source>%Ln rejected</source>
         <translation>
             <numerusform>%Ln rejected</numerusform><numerusform>%Ln rejected</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="250" />
+        <location filename="../../desktop/ui/kb_panel.py" line="257" />
         <source>“{database}”: %n file(s) in {seconds} s</source>
         <translation>
             <numerusform>“{database}”: %n file in {seconds} s</numerusform><numerusform>“{database}”: %n files in {seconds} s</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="253" />
+        <location filename="../../desktop/ui/kb_panel.py" line="260" />
         <source> · %Ln chunk(s) still to embed (search already works)</source>
         <translation>
             <numerusform> · %Ln chunk still to embed (search already works)</numerusform><numerusform> · %Ln chunks still to embed (search already works)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="260" />
+        <location filename="../../desktop/ui/kb_panel.py" line="267" />
         <source>%Ln page(s)</source>
         <translation>
             <numerusform>%Ln page</numerusform><numerusform>%Ln pages</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="260" />
+        <location filename="../../desktop/ui/kb_panel.py" line="267" />
         <source>%Ln chunk(s)</source>
         <translation>
             <numerusform>%Ln chunk</numerusform><numerusform>%Ln chunks</numerusform></translation>

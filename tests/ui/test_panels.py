@@ -166,12 +166,16 @@ def test_kb_panel_documents_progress_report_and_drop(qtbot, tmp_path: Path) -> N
     panel.set_ingesting(True)
     panel.show_progress(progress_view(IngestProgress(stage="embed", embedded=10, to_embed=40, eta_s=75)))
     assert panel.progress.value() == 10 and "1:15" in panel.progress_label.text()
+    panel.show_progress(progress_view(IngestProgress(stage="embed", embedded=40, to_embed=40, eta_s=0)))
+    assert panel.progress.maximum() == 0 and "Storing the vectors" in panel.progress_label.text()  # not "0:00 left"
+    assert "left" not in panel.progress_label.text()
     panel.show_report(report_view(IngestReport(database="Sample", files=[
         FileOutcome(path="/a.pdf", status="added"), FileOutcome(path="/b.txt", status="rejected", reason=notice("not_pdf"))])))
     assert "1 added, 1 rejected" in panel.progress_label.text() and panel.report_button.isEnabled()
     for box in QApplication.topLevelWidgets():  # the report opens itself when a file was rejected
         if box.windowTitle() == "Ingestion report":
             assert "b.txt — not a PDF (no PDF header)" in box.text()
+            assert box.detailedText() == ""  # two lines: "Show Details" would only repeat them
             box.close()
     data = QMimeData()
     data.setUrls([QUrl.fromLocalFile(str(tmp_path / "new.pdf"))])
