@@ -68,6 +68,7 @@ class ProgressPanel(QWidget):
         super().__init__(parent)
         self.stepper = PhaseStepper()
         self.tasks = QListWidget()
+        self.tasks.setWordWrap(True)  # a task's title whole, not cut at the pane's edge
         self.log = QPlainTextEdit()
         self.log.setReadOnly(True)
         self.log.setMaximumBlockCount(_MAX_LOG_LINES)

@@ -1,5 +1,5 @@
-"""Claim by claim: the report's cited sentences in a list, the selected one's sources side by side with
-honest signals — the quote stands verbatim on its page, the claim's figures stand in the quote, how many
+"""Claim by claim: the report's cited sentences in a list, the selected one's sources side by side — each
+with a preview of the page region its quote stands in — and honest signals — the quote stands verbatim on its page, the claim's figures stand in the quote, how many
 of its words do — and the reviewer's verdict (accepted, rejected, to check) with a note.
 
 Keys in the list: ↑/↓ the previous or next claim, A accept, R reject, C to check, Delete take the mark
@@ -10,9 +10,10 @@ Ctrl+C copies the claim with its citation.
 from __future__ import annotations
 
 from html import escape
+from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, QUrl, Signal
-from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence
+from PySide6.QtGui import QGuiApplication, QImage, QKeyEvent, QKeySequence, QTextDocument
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -31,6 +32,7 @@ from desktop.report.model import Citation, Claim, ClaimSource, Report, ReviewSta
 from desktop.report.review import claim_key, claim_mark
 from desktop.ui.cite_text import cited, place
 from desktop.ui.icons import icon
+from desktop.ui.page_preview import Previews
 from desktop.ui.report_links import cite_href
 
 GLYPHS: dict[str | None, str] = {"accepted": "\u2713", "rejected": "\u2717", "to_check": "?", None: "\u00b7"}
@@ -46,6 +48,9 @@ class ReviewPanel(QWidget):
         super().__init__(parent)
         self.report: Report | None = None
         self._source = -1  # the claim's source last opened with ] or [
+        self._previews: dict[str, QImage] = {}  # "preview:claim.n" -> the page region of that source's quote
+        self.previews = Previews(self)
+        self.previews.ready.connect(self._preview_ready)
         self.claims = QListWidget(objectName="review_claims")
         self.claims.setWordWrap(True)
         self.claims.currentRowChanged.connect(self._show_claim)
@@ -94,6 +99,7 @@ class ReviewPanel(QWidget):
     def set_report(self, report: Report | None) -> None:
         """Another report (or none): the list anew, its first claim selected."""
         self.report = report
+        self._previews.clear()
         self.claims.clear()
         for claim in report.claims if report else []:
             self.claims.addItem(QListWidgetItem())
@@ -160,8 +166,28 @@ class ReviewPanel(QWidget):
         parts = [f"<p><b>{escape(claim.marked)}</b></p>",
                  f"<p><i>{escape(self._status_text(mark.status if mark else None))}"
                  + (escape(self.tr(" by {by}").format(by=mark.by)) if mark else "") + "</i></p>"]
-        parts += [self._source_html(report, by_n[s.n], s) for s in claim.sources if s.n in by_n]
+        parts += [self._source_html(report, by_n[s.n], s) + self._preview_html(claim, by_n[s.n])
+                  for s in claim.sources if s.n in by_n]
         self.detail.setHtml("".join(parts))
+
+    def _preview_html(self, claim: Claim, c: Citation) -> str:
+        """The page region of the quote, once rendered (asked for here, shown when it arrives)."""
+        key = f"preview:{claim.index}.{c.n}"
+        if key in self._previews:
+            return f'<p><img src="{key}"></p>'
+        if c.quote_verified and c.rects:
+            self.previews.request(key, Path(c.path), c.page, list(c.rects))
+        return ""
+
+    def _preview_ready(self, key: str, image: QImage) -> None:
+        self._previews[key] = image
+        self.detail.document().addResource(QTextDocument.ResourceType.ImageResource, QUrl(key), image)
+        claim = self.current_claim()
+        if claim is not None and key.startswith(f"preview:{claim.index}."):
+            scroll, source = self.detail.verticalScrollBar().value(), self._source
+            self._show_claim(self.claims.currentRow())
+            self.detail.verticalScrollBar().setValue(scroll)
+            self._source = source
 
     def _source_html(self, report: Report, c: Citation, s: ClaimSource) -> str:
         where = f'<a href="{cite_href(c.n)}"><b>[{c.n}]</b> {escape(citation_location(report, c))}</a>'

@@ -7,7 +7,8 @@ from datetime import datetime, timezone
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QApplication, QMenu
 from support.german_report import german_report
 from support.qt_text import anchor_point
@@ -115,3 +116,25 @@ def test_claims_and_quotes_copy_with_their_citation(qtbot: Any, view: ReportView
     menu.close()
     assert QApplication.clipboard().text().startswith("“Der Grenzwert der effektiven Dosis") \
         and QApplication.clipboard().text().endswith("Kalenderjahr.” (StrlSchG § 80, p. 12)")
+
+
+def test_each_source_shows_the_page_region_of_its_quote(qtbot: Any, report: Report, tmp_path) -> None:  # noqa: ANN001
+    import pymupdf
+
+    from desktop.report.model import Rect
+
+    pdf = tmp_path / "StrlSchG.pdf"
+    with pymupdf.open() as doc:
+        page = doc.new_page()
+        page.insert_text((72, 300), "Der Grenzwert der effektiven Dosis beträgt 1 Millisievert.", fontsize=11)
+        doc.save(pdf)
+    with pymupdf.open(pdf) as doc:
+        rects = [Rect(x0=r.x0, y0=r.y0, x1=r.x1, y1=r.y1) for r in doc[0].search_for("1 Millisievert")]
+    first = report.citations[0].model_copy(update={"path": str(pdf), "page": 1, "rects": rects})
+    widget = ReportView()
+    qtbot.addWidget(widget)
+    widget.show_report(report.model_copy(update={"citations": [first, *report.citations[1:]]}))
+    panel = widget.review
+    qtbot.waitUntil(lambda: "preview:0.1" in panel.detail.toHtml(), timeout=10_000)
+    image = panel.detail.document().resource(QTextDocument.ResourceType.ImageResource, QUrl("preview:0.1"))
+    assert image.width() > 100 and image.height() > 30  # the quote and a margin of its page around it
