@@ -58,6 +58,7 @@ class ReviewPanel(QWidget):
         self.detail = QTextBrowser(objectName="review_detail")
         self.detail.setOpenLinks(False)
         self.detail.anchorClicked.connect(self._open_link)
+        self.detail.viewport().installEventFilter(self)  # previews follow the pane's width
         self.summary = QLabel(wordWrap=True)
         self.note = QLineEdit()
         self.note.returnPressed.connect(self._save_note)
@@ -162,6 +163,14 @@ class ReviewPanel(QWidget):
             return
         mark = claim_mark(report, claim.index)
         self.note.setText(mark.note if mark else "")
+        self._render_detail()
+
+    def _render_detail(self) -> None:
+        """The shown claim's sources; the note being typed is left alone."""
+        claim, report = self.current_claim(), self.report
+        if claim is None or report is None:
+            return
+        mark = claim_mark(report, claim.index)
         by_n = {c.n: c for c in report.citations}
         parts = [f"<p><b>{escape(claim.marked)}</b></p>",
                  f"<p><i>{escape(self._status_text(mark.status if mark else None))}"
@@ -173,8 +182,9 @@ class ReviewPanel(QWidget):
     def _preview_html(self, claim: Claim, c: Citation) -> str:
         """The page region of the quote, once rendered (asked for here, shown when it arrives)."""
         key = f"preview:{claim.index}.{c.n}"
-        if key in self._previews:
-            return f'<p><img src="{key}"></p>'
+        if key in self._previews:  # as wide as the pane allows, never wider (a scroll bar cut it otherwise)
+            width = max(120, min(self._previews[key].width(), self.detail.viewport().width() - 24))
+            return f'<p><img src="{key}" width="{width}"></p>'
         if c.quote_verified and c.rects:
             self.previews.request(key, Path(c.path), c.page, list(c.rects))
         return ""
@@ -184,10 +194,13 @@ class ReviewPanel(QWidget):
         self.detail.document().addResource(QTextDocument.ResourceType.ImageResource, QUrl(key), image)
         claim = self.current_claim()
         if claim is not None and key.startswith(f"preview:{claim.index}."):
-            scroll, source = self.detail.verticalScrollBar().value(), self._source
-            self._show_claim(self.claims.currentRow())
-            self.detail.verticalScrollBar().setValue(scroll)
-            self._source = source
+            self._redraw()
+
+    def _redraw(self) -> None:
+        """The shown claim again (a preview arrived, or the pane's width changed), where the reader was."""
+        scroll = self.detail.verticalScrollBar().value()
+        self._render_detail()
+        self.detail.verticalScrollBar().setValue(scroll)
 
     def _source_html(self, report: Report, c: Citation, s: ClaimSource) -> str:
         where = f'<a href="{cite_href(c.n)}"><b>[{c.n}]</b> {escape(citation_location(report, c))}</a>'
@@ -248,6 +261,9 @@ class ReviewPanel(QWidget):
                 self.citationActivated.emit(c)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        if watched is self.detail.viewport() and event.type() == QEvent.Type.Resize and self._previews:
+            self._redraw()
+            return False
         if watched is self.claims and event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
             key = event.key()
             if event.matches(QKeySequence.StandardKey.Copy):

@@ -138,3 +138,7 @@ def test_each_source_shows_the_page_region_of_its_quote(qtbot: Any, report: Repo
     qtbot.waitUntil(lambda: "preview:0.1" in panel.detail.toHtml(), timeout=10_000)
     image = panel.detail.document().resource(QTextDocument.ResourceType.ImageResource, QUrl("preview:0.1"))
     assert image.width() > 100 and image.height() > 30  # the quote and a margin of its page around it
+    widget.resize(900, 700)
+    widget.show()
+    widget.tabs.setCurrentWidget(panel)
+    qtbot.waitUntil(lambda: panel.detail.horizontalScrollBar().maximum() == 0, timeout=5000)  # no wider than the pane
