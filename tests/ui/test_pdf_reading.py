@@ -122,3 +122,17 @@ def test_enter_pressed_while_the_search_runs_goes_to_the_first_hit(qtbot: Any, v
     qtbot.keyClick(viewer.search_box, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: viewer.current_page() == 300, timeout=30_000)
     qtbot.waitUntil(lambda: viewer.count_label.text() == "1 / 1", timeout=30_000)  # "…" while it looks on
+
+
+def test_zoomed_in_every_line_stays_reachable(viewer: PdfViewer, pdf: Path) -> None:
+    assert viewer.open(pdf, 2)
+    for _ in range(3):
+        viewer.zoom_in()
+    view, bar = viewer.view, viewer.view.horizontalScrollBar()
+    place = view.placement(1)
+    assert place.width > view.viewport().width()  # wider than the pane: the scroll bar reaches both edges
+    bar.setValue(bar.minimum())
+    assert view.placement(1).x >= 0  # the left margin
+    bar.setValue(bar.maximum())
+    edge = view.placement(1)
+    assert edge.x + edge.width <= view.viewport().width() + view.documentMargins().right()  # the right one
