@@ -194,7 +194,8 @@ def test_saving_after_an_upgrade_writes_the_new_fields_and_keeps_the_old_values(
     save_settings(paths, loaded)  # e.g. the window switching its language
     written = json.loads(paths.settings_file.read_text(encoding="utf-8"))
     assert written["schema_version"] == SCHEMA_VERSION
-    assert written["ui"] == {"language": "system"} and written["kb"]["fusion"] == "zscore"
+    assert written["ui"] == {"language": "system", "text_size": 100, "theme": "system"}  # new fields, defaults
+    assert written["kb"]["fusion"] == "zscore"
     assert written["llm"]["model"] == "llama3.1:8b" and written["kb"]["rrf_k"] == 40
     assert load_settings(paths) == loaded
 
