@@ -70,11 +70,10 @@ class ChatPanel(QWidget):
         status = QHBoxLayout()
         status.addWidget(self.round_label, 1)
         status.addWidget(self.coverage)
-        # why a question cannot start now (no LLM answers), beside the button it disables
+        # why a question cannot start now (no LLM answers), above the button it disables
         self.blocked = QLabel(wordWrap=True)
         self.blocked.hide()
         buttons = QHBoxLayout()
-        buttons.addWidget(self.blocked, 1)
         buttons.addStretch(1)
         buttons.addWidget(self.end)
         buttons.addWidget(self.send)
@@ -82,6 +81,7 @@ class ChatPanel(QWidget):
         layout.addWidget(split, 1)
         layout.addLayout(status)
         layout.addWidget(self.input)
+        layout.addWidget(self.blocked)  # a row of its own: beside the buttons it wrapped into four lines
         layout.addLayout(buttons)
         self.state: RunView | None = None
         self._busy = False

@@ -1262,37 +1262,37 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
 <context>
     <name>ProgressPanel</name>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="75"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="76"/>
         <source>Skip task</source>
         <translation>Aufgabe überspringen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="77"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="78"/>
         <source>Stop</source>
         <translation>Anhalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="78"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="79"/>
         <source>Stop the run; it can be resumed later ({0})</source>
         <translation>Recherche anhalten; sie kann später fortgesetzt werden ({0})</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="81"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="82"/>
         <source>Resume</source>
         <translation>Fortsetzen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="85"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="86"/>
         <source>The answer appears here while it is written.</source>
         <translation>Die Antwort erscheint hier, während sie geschrieben wird.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="163"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="164"/>
         <source>{read}, {references}</source>
         <translation>{read}, {references}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="164"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="165"/>
         <source>%Ln read</source>
         <translation>
             <numerusform>%Ln gelesen</numerusform>
@@ -1300,7 +1300,7 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="165"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="166"/>
         <source>%Ln reference(s)</source>
         <translation>
             <numerusform>%Ln Verweis</numerusform>
@@ -1308,7 +1308,7 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="183"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="184"/>
         <source>%Ln token(s) · {0} s</source>
         <translation>
             <numerusform>%Ln Token · {0} s</numerusform>
@@ -1316,228 +1316,228 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="220"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="221"/>
         <source>— {phase} —</source>
         <translation>— {phase} —</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="221"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="222"/>
         <source>Round {round}, searched: {queries}</source>
         <translation>Runde {round}, gesucht: {queries}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="222"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="223"/>
         <source>{new} new passages found ({duplicates} seen before)</source>
         <translation>{new} neue Passagen gefunden ({duplicates} bereits bekannt)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="223"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="224"/>
         <source>Coverage {coverage}, {gaps} gap(s)</source>
         <translation>Abdeckung {coverage}, {gaps} Lücke(n)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="224"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="225"/>
         <source>Clarification ended ({reason}); research queries: {queries}</source>
         <translation>Klärung beendet ({reason}); Suchanfragen der Recherche: {queries}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="225"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="226"/>
         <source>Task {task_id}: {task} ({chunks} passages to read)</source>
         <translation>Aufgabe {task_id}: {task} ({chunks} Passagen zu lesen)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="226"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="227"/>
         <source>  Finding {finding}, tier {tier}: {doc} p. {page}, {verified} of {quotes} quotes verified</source>
         <translation>  Befund {finding}, Stufe {tier}: {doc} S. {page}, {verified} von {quotes} Zitaten verifiziert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="228"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="229"/>
         <source>  Following “{reference}” → {doc} p. {page} (depth {depth})</source>
         <translation>  Verweis „{reference}“ → {doc} S. {page} (Tiefe {depth})</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="229"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="230"/>
         <source>Task {task_id} {status}: {findings} finding(s)</source>
         <translation>Aufgabe {task_id} {status}: {findings} Befund(e)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="230"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="231"/>
         <source>Off-topic filter: {kept} kept, {filtered} set aside</source>
         <translation>Themenfilter: {kept} behalten, {filtered} aussortiert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="231"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="232"/>
         <source>The model rates its answer {total}/400</source>
         <translation>Das Modell bewertet seine Antwort mit {total}/400</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="232"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="233"/>
         <source>The model rates its answer {total}/400 — revising once</source>
         <translation>Das Modell bewertet seine Antwort mit {total}/400 — wird einmal überarbeitet</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="233"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="234"/>
         <source>Quality: the measured figures only (the time budget leaves no room for the model&apos;s self-rating)</source>
         <translation>Qualität: nur die gemessenen Werte (das Zeitbudget lässt keinen Raum für die Selbsteinschätzung des Modells)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="235"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="236"/>
         <source>Report ready: {citations} citation(s)</source>
         <translation>Bericht fertig: {citations} Quellenangabe(n)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="236"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="237"/>
         <source>Evidence report ready (the model wrote no usable answer): {citations} citation(s)</source>
         <translation>Belegbericht fertig (das Modell schrieb keine brauchbare Antwort): {citations} Quellenangabe(n)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="238"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="239"/>
         <source>Estimate: research and report take about {duration} here ({calls} LLM calls; the server reads {read_tps} and writes {write_tps} tokens/s)</source>
         <translation>Schätzung: Recherche und Bericht dauern hier etwa {duration} ({calls} LLM-Aufrufe; der Server liest {read_tps} und schreibt {write_tps} Tokens/s)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="240"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="241"/>
         <source>Estimate: research and report take about {duration} here ({calls} LLM calls; the server reads {read_tps} and writes {write_tps} tokens/s; {excerpts} of up to {allowed} excerpts are read within the time budget)</source>
         <translation>Schätzung: Recherche und Bericht dauern hier etwa {duration} ({calls} LLM-Aufrufe; der Server liest {read_tps} und schreibt {write_tps} Tokens/s; im Zeitbudget werden {excerpts} von bis zu {allowed} Auszügen gelesen)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="244"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="245"/>
         <source>LLM request failed ({purpose}): {error}</source>
         <translation>LLM-Anfrage fehlgeschlagen ({purpose}): {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="245"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="246"/>
         <source>Warning: {message}</source>
         <translation>Warnung: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="246"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="247"/>
         <source>Error: {message}</source>
         <translation>Fehler: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="248"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="249"/>
         <source>Warning: {0}</source>
         <translation>Warnung: {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="249"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="250"/>
         <source>Cancelled; resume to continue from here.</source>
         <translation>Abgebrochen; setzen Sie die Recherche fort, um hier weiterzumachen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="250"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="251"/>
         <source>The report is ready.</source>
         <translation>Der Bericht ist fertig.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="251"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="252"/>
         <source>Error: unknown step “{step}” (saved by another version?)</source>
         <translation>Fehler: unbekannter Schritt „{step}“ (von einer anderen Version gespeichert?)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="252"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="253"/>
         <source>Paused: {error}. Resume the run once the LLM server answers.</source>
         <translation>Pausiert: {error}. Setzen Sie den Lauf fort, sobald der LLM-Server antwortet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="253"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="254"/>
         <source>Error: {error} — fix this and resume the run to continue from here.</source>
         <translation>Fehler: {error} — beheben Sie das und setzen Sie die Recherche fort, um hier weiterzumachen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="258"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="259"/>
         <source>{prompt}: the model&apos;s answer did not pass a check ({error}); it is used as it is</source>
         <translation>{prompt}: die Antwort des Modells hat eine Prüfung nicht bestanden ({error}); sie wird unverändert verwendet</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="260"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="261"/>
         <source>{prompt}: the model gave no usable answer ({error}); going on without it</source>
         <translation>{prompt}: das Modell gab keine brauchbare Antwort ({error}); es geht ohne sie weiter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="262"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="263"/>
         <source>{prompt}: {error}; going on without it</source>
         <translation>{prompt}: {error}; es geht ohne diesen Schritt weiter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="263"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="264"/>
         <source>the model proposed {proposed} tasks; the first {kept} are kept</source>
         <translation>das Modell schlug {proposed} Aufgaben vor; die ersten {kept} werden behalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="264"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="265"/>
         <source>the model proposed {proposed} tasks, some of them the same or the question itself; {kept} distinct ones are kept</source>
         <translation>das Modell schlug {proposed} Aufgaben vor, teils gleiche oder die Frage selbst; {kept} verschiedene werden behalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="266"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="267"/>
         <source>the model called the question unanswerable, but excerpt [{excerpt}] concerns its subject ({terms}); the research goes ahead</source>
         <translation>das Modell hielt die Frage für unbeantwortbar, aber Auszug [{excerpt}] betrifft ihren Gegenstand ({terms}); die Recherche geht weiter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="268"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="269"/>
         <source>to keep to the time budget, the research reads {excerpts} of up to {allowed} excerpts, with no task summaries by the LLM, so that the run takes about {duration} on this LLM server (Settings: time budget; 0 reads all)</source>
         <translation>um im Zeitbudget zu bleiben, liest die Recherche {excerpts} von bis zu {allowed} Auszügen, ohne Zusammenfassungen der Aufgaben durch das LLM, sodass sie auf diesem LLM-Server etwa {duration} dauert (Einstellungen: Zeitbudget; 0 liest alles)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="272"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="273"/>
         <source>time budget: {read} excerpts were read; the {left} gathered excerpts left are not read (Settings: time budget; 0 reads all)</source>
         <translation>Zeitbudget: {read} Textstellen wurden gelesen; die {left} übrigen gefundenen Textstellen werden nicht gelesen (Einstellungen: Zeitbudget; 0 liest alle)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="274"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="275"/>
         <source>task {task_id}: none of the {read} excerpts just read helped; its {skipped} lower-ranked search results are not read</source>
         <translation>Aufgabe {task_id}: keiner der {read} eben gelesenen Auszüge half; ihre {skipped} niedriger eingestuften Suchtreffer werden nicht gelesen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="276"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="277"/>
         <source>no usable answer for {count} excerpts ({error}); they were skipped</source>
         <translation>keine brauchbare Antwort für {count} Auszüge ({error}); sie wurden übersprungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="277"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="278"/>
         <source>stopped following references into {doc}: followed {times} times for task {task_id}</source>
         <translation>Verweisen in {doc} wird nicht mehr gefolgt: {times}-mal für Aufgabe {task_id} gefolgt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="279"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="280"/>
         <source>{filtered} of {total} findings ({share}) drifted from the question and were set aside; check the plan or the clarification if the report misses something.</source>
         <translation>{filtered} von {total} Befunden ({share}) wichen von der Frage ab und wurden aussortiert; prüfen Sie Plan oder Klärung, falls dem Bericht etwas fehlt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="281"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="282"/>
         <source>synthesis: {count} statement(s) named no source and were left out</source>
         <translation>Synthese: {count} Aussage(n) nannten keine Quelle und wurden weggelassen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="282"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="283"/>
         <source>synthesis: {count} statement(s) left out of the answer ({reasons}); the findings they rest on stay in the report</source>
         <translation>Synthese: {count} Aussage(n) nicht in die Antwort übernommen ({reasons}); die Erkenntnisse, auf denen sie beruhen, bleiben im Bericht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="284"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="285"/>
         <source>synthesis: the model could not write a usable answer ({error}); the report lists the evidence instead</source>
         <translation>Synthese: das Modell konnte keine brauchbare Antwort schreiben ({error}); der Bericht listet stattdessen die Belege auf</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="286"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="287"/>
         <source>synthesis: the revision gave no usable answer ({error}); the first answer stands</source>
         <translation>Synthese: die Überarbeitung gab keine brauchbare Antwort ({error}); die erste Antwort bleibt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="298"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="299"/>
         <source>{0}%</source>
         <comment>a percentage</comment>
         <translation>{0}&#xa0;%</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="301"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="302"/>
         <source>{0} s</source>
         <translation>{0} s</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="302"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="303"/>
         <source>%n minute(s)</source>
         <translation>
             <numerusform>%n Minute</numerusform>
@@ -1545,52 +1545,52 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="312"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="313"/>
         <source>ended by you</source>
         <translation>von Ihnen beendet</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="312"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="313"/>
         <source>the last round was reached</source>
         <translation>letzte Runde erreicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="313"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="314"/>
         <source>the token budget was reached</source>
         <translation>Token-Budget erreicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="314"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="315"/>
         <source>nothing new was found</source>
         <translation>nichts Neues gefunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="315"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="316"/>
         <source>the model gave no usable answer</source>
         <translation>das Modell gab keine brauchbare Antwort</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="316"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="317"/>
         <source>automatic</source>
         <translation>automatisch</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="316"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="317"/>
         <source>done</source>
         <translation>erledigt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="316"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="317"/>
         <source>skipped</source>
         <translation>übersprungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="317"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="318"/>
         <source>running</source>
         <translation>läuft</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="317"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="318"/>
         <source>pending</source>
         <translation>offen</translation>
     </message>
@@ -1736,92 +1736,92 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
 <context>
     <name>ReviewPanel</name>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="84"/>
+        <location filename="../../desktop/ui/review_panel.py" line="90"/>
         <source>Accept</source>
         <translation>Annehmen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="84"/>
+        <location filename="../../desktop/ui/review_panel.py" line="90"/>
         <source>Reject</source>
         <translation>Ablehnen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="85"/>
+        <location filename="../../desktop/ui/review_panel.py" line="91"/>
         <source>To check</source>
         <translation>Zu prüfen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="88"/>
+        <location filename="../../desktop/ui/review_panel.py" line="94"/>
         <source>{action} the selected claim ({key})</source>
         <translation>{action}: die gewählte Aussage ({key})</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="89"/>
+        <location filename="../../desktop/ui/review_panel.py" line="95"/>
         <source>Note on this claim (N; Enter saves it)</source>
         <translation>Notiz zu dieser Aussage (N; Eingabetaste speichert)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="115"/>
+        <location filename="../../desktop/ui/review_panel.py" line="122"/>
         <source>This report has no claims to review: its answer cites no source, or it was made by an older version (its findings can still be checked in Findings).</source>
         <translation>Dieser Bericht hat keine Aussagen zu prüfen: Seine Antwort nennt keine Quelle, oder er stammt von einer älteren Version (seine Ergebnisse lassen sich im Reiter Ergebnisse prüfen).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="129"/>
+        <location filename="../../desktop/ui/review_panel.py" line="136"/>
         <source>accepted</source>
         <translation>angenommen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="129"/>
+        <location filename="../../desktop/ui/review_panel.py" line="136"/>
         <source>rejected</source>
         <translation>abgelehnt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="129"/>
+        <location filename="../../desktop/ui/review_panel.py" line="136"/>
         <source>to check</source>
         <translation>zu prüfen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="130"/>
+        <location filename="../../desktop/ui/review_panel.py" line="137"/>
         <source>not reviewed</source>
         <translation>ohne Prüfung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="139"/>
+        <location filename="../../desktop/ui/review_panel.py" line="146"/>
         <source>{total} claims: {accepted} accepted, {rejected} rejected, {to_check} to check</source>
         <translation>{total} Aussagen: {accepted} angenommen, {rejected} abgelehnt, {to_check} zu prüfen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="162"/>
+        <location filename="../../desktop/ui/review_panel.py" line="177"/>
         <source> by {by}</source>
         <translation> von {by}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="169"/>
+        <location filename="../../desktop/ui/review_panel.py" line="208"/>
         <source>quote verbatim on p. {page}</source>
         <translation>Zitat wörtlich auf S. {page}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="170"/>
+        <location filename="../../desktop/ui/review_panel.py" line="209"/>
         <source>quote not found on p. {page}</source>
         <translation>Zitat nicht auf S. {page} gefunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="172"/>
+        <location filename="../../desktop/ui/review_panel.py" line="211"/>
         <source>the claim&apos;s figures stand in the quote</source>
         <translation>die Zahlen der Aussage stehen im Zitat</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="173"/>
+        <location filename="../../desktop/ui/review_panel.py" line="212"/>
         <source>the claim&apos;s figures are not in the quote</source>
         <translation>die Zahlen der Aussage stehen nicht im Zitat</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="177"/>
+        <location filename="../../desktop/ui/review_panel.py" line="216"/>
         <source>{share}% of the claim&apos;s words stand in the quote</source>
         <translation>{share} % der Wörter der Aussage stehen im Zitat</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/review_panel.py" line="178"/>
+        <location filename="../../desktop/ui/review_panel.py" line="217"/>
         <source>only {share}% of the claim&apos;s words stand in the quote</source>
         <translation>nur {share} % der Wörter der Aussage stehen im Zitat</translation>
     </message>

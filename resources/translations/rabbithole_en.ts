@@ -186,25 +186,25 @@
 <context>
     <name>ProgressPanel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="164" />
+        <location filename="../../desktop/ui/progress_panel.py" line="165" />
         <source>%Ln read</source>
         <translation>
             <numerusform>%Ln read</numerusform><numerusform>%Ln read</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="165" />
+        <location filename="../../desktop/ui/progress_panel.py" line="166" />
         <source>%Ln reference(s)</source>
         <translation>
             <numerusform>%Ln reference</numerusform><numerusform>%Ln references</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="183" />
+        <location filename="../../desktop/ui/progress_panel.py" line="184" />
         <source>%Ln token(s) · {0} s</source>
         <translation>
             <numerusform>%Ln token · {0} s</numerusform><numerusform>%Ln tokens · {0} s</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="302" />
+        <location filename="../../desktop/ui/progress_panel.py" line="303" />
         <source>%n minute(s)</source>
         <translation>
             <numerusform>%n minute</numerusform><numerusform>%n minutes</numerusform></translation>
