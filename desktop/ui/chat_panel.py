@@ -134,6 +134,10 @@ class ChatPanel(QWidget):
         self.input.setPlaceholderText(self.tr("Your answer… ({key})").format(key=self._send_key) if waiting
                                       else self.tr("Ask a research question…"))
         self.input.viewport().update()  # an empty, focused QPlainTextEdit kept drawing the old placeholder
+        if state is None or waiting or state.finished:
+            # the run waits for the user (or is over): the command that got it there is done, even if its
+            # "not busy" is still on its way — a click on End clarification right then was dropped
+            self._busy = False
         self._update_buttons()
         self.transcript.setHtml(self._html(state))
         self.transcript.verticalScrollBar().setValue(self.transcript.verticalScrollBar().maximum())

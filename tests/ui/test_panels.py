@@ -293,3 +293,15 @@ def test_the_log_follows_its_newest_line_unless_the_reader_scrolled_up(qtbot) ->
     bar.setValue(10)  # reading an older line
     panel.add_line(line)
     assert bar.value() == 10
+
+
+def test_the_questions_shown_can_be_answered_before_the_command_says_it_is_done(qtbot) -> None:  # noqa: ANN001
+    """The run's state (waiting for an answer) arrives before the command's "not busy": the buttons follow
+    the state; a click on End clarification in between was dropped (the window's end-to-end test hung)."""
+    chat = ChatPanel()
+    qtbot.addWidget(chat)
+    chat.set_busy(True)  # the command that started the run
+    chat.show_state(run_view(_waiting_state("answer")))
+    assert chat.end.isEnabled() and chat.send.isEnabled()
+    with qtbot.waitSignal(chat.answerSubmitted):
+        qtbot.mouseClick(chat.end, Qt.MouseButton.LeftButton)
