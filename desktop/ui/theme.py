@@ -8,42 +8,37 @@ from PySide6.QtGui import QColor, QFont, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
 
-def dark_palette() -> QPalette:
+R = QPalette.ColorRole
+
+
+def _palette(colors: dict[QPalette.ColorRole, str], disabled: str,
+             disabled_roles: tuple[QPalette.ColorRole, ...]) -> QPalette:
+    """A palette of ``colors``; ``disabled_roles`` greyed to ``disabled`` in the disabled group."""
     p = QPalette()
-    colors = {
-        QPalette.ColorRole.Window: "#202124", QPalette.ColorRole.WindowText: "#e8eaed",
-        QPalette.ColorRole.Base: "#17181a", QPalette.ColorRole.AlternateBase: "#26282b",
-        QPalette.ColorRole.Text: "#e8eaed", QPalette.ColorRole.Button: "#2b2d30",
-        QPalette.ColorRole.ButtonText: "#e8eaed", QPalette.ColorRole.Highlight: "#3b82f6",
-        QPalette.ColorRole.HighlightedText: "#ffffff", QPalette.ColorRole.ToolTipBase: "#2b2d30",
-        QPalette.ColorRole.ToolTipText: "#e8eaed", QPalette.ColorRole.Link: "#93c5fd",
-        QPalette.ColorRole.PlaceholderText: "#9aa0a6",
-    }
     for role, color in colors.items():
         p.setColor(role, QColor(color))
-    p.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text, QColor("#6b7280"))
-    p.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.ButtonText, QColor("#6b7280"))
+    for role in disabled_roles:
+        p.setColor(QPalette.ColorGroup.Disabled, role, QColor(disabled))
     return p
+
+
+def dark_palette() -> QPalette:
+    return _palette({
+        R.Window: "#202124", R.WindowText: "#e8eaed", R.Base: "#17181a", R.AlternateBase: "#26282b",
+        R.Text: "#e8eaed", R.Button: "#2b2d30", R.ButtonText: "#e8eaed", R.Highlight: "#3b82f6",
+        R.HighlightedText: "#ffffff", R.ToolTipBase: "#2b2d30", R.ToolTipText: "#e8eaed", R.Link: "#93c5fd",
+        R.PlaceholderText: "#9aa0a6",
+    }, "#6b7280", (R.Text, R.ButtonText))
 
 
 def high_contrast_palette() -> QPalette:
     """White on black, yellow selection, cyan links: the contrast of the systems' high-contrast schemes."""
-    p = QPalette()
-    colors = {
-        QPalette.ColorRole.Window: "#000000", QPalette.ColorRole.WindowText: "#ffffff",
-        QPalette.ColorRole.Base: "#000000", QPalette.ColorRole.AlternateBase: "#1a1a1a",
-        QPalette.ColorRole.Text: "#ffffff", QPalette.ColorRole.Button: "#000000",
-        QPalette.ColorRole.ButtonText: "#ffffff", QPalette.ColorRole.Highlight: "#ffff00",
-        QPalette.ColorRole.HighlightedText: "#000000", QPalette.ColorRole.ToolTipBase: "#000000",
-        QPalette.ColorRole.ToolTipText: "#ffffff", QPalette.ColorRole.Link: "#00ffff",
-        QPalette.ColorRole.PlaceholderText: "#c0c0c0", QPalette.ColorRole.Mid: "#ffffff",
-        QPalette.ColorRole.Dark: "#ffffff", QPalette.ColorRole.Light: "#ffffff",
-    }
-    for role, color in colors.items():
-        p.setColor(role, QColor(color))
-    for role in (QPalette.ColorRole.Text, QPalette.ColorRole.ButtonText, QPalette.ColorRole.WindowText):
-        p.setColor(QPalette.ColorGroup.Disabled, role, QColor("#9a9a9a"))
-    return p
+    return _palette({
+        R.Window: "#000000", R.WindowText: "#ffffff", R.Base: "#000000", R.AlternateBase: "#1a1a1a",
+        R.Text: "#ffffff", R.Button: "#000000", R.ButtonText: "#ffffff", R.Highlight: "#ffff00",
+        R.HighlightedText: "#000000", R.ToolTipBase: "#000000", R.ToolTipText: "#ffffff", R.Link: "#00ffff",
+        R.PlaceholderText: "#c0c0c0", R.Mid: "#ffffff", R.Dark: "#ffffff", R.Light: "#ffffff",
+    }, "#9a9a9a", (R.Text, R.ButtonText, R.WindowText))
 
 
 # Fusion draws the frames of inputs and lists a shade off the window colour: black on black in high contrast
