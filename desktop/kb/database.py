@@ -23,7 +23,7 @@ from desktop.kb.search import retrieval
 from desktop.kb.storage.catalog import SqlCatalog
 from desktop.kb.storage.workstation import WorkstationCatalog
 from desktop.kb.search.embedcache import CachedEmbedder, EmbeddingCache
-from desktop.kb.search.embeddings import make_embedder
+from desktop.kb.search.embeddings import EmbeddingServer, make_embedder
 from desktop.kb.errors import (
     DatabaseNotFound,
     DocumentNotFound,
@@ -131,12 +131,12 @@ class KnowledgeBase:
 
     @locked_cached_property
     def embedder(self) -> CachedEmbedder:
-        inner = make_embedder(self.embedder_spec, self.settings.llm.resolved_host())
+        inner = make_embedder(self.embedder_spec, EmbeddingServer.of(self.settings))
         return CachedEmbedder(inner, EmbeddingCache(self.paths.cache_dir / "embeddings.sqlite"))
 
     @locked_cached_property
     def vectors(self) -> VectorStore | VectorStoreProcess | ServerVectorStore:
-        return self.catalog.vector_store(self.name, self.embedder_spec, self.settings.llm.resolved_host())
+        return self.catalog.vector_store(self.name, self.embedder_spec, EmbeddingServer.of(self.settings).host)
 
     @locked_cached_property
     def _searcher(self) -> Searcher:
@@ -177,6 +177,11 @@ class KnowledgeBase:
 
     def pending_embeddings(self) -> int:
         return self.catalog.count_to_embed()
+
+    def vector_coverage(self) -> tuple[int, int]:
+        """(chunks still without a vector, all chunks): a search meanwhile finds the former by their words only."""
+        missing = self.catalog.count_to_embed()
+        return missing, missing + self.catalog.count_embedded()
 
     # --- documents ------------------------------------------------------------------------------
 

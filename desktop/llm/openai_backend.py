@@ -20,18 +20,11 @@ from desktop.llm.types import (
     CallOptions, Completion, Health, LlmError, LlmServerError, LlmTimeout, LlmUnavailable, Message, ModelInfo,
     ModelMissing, PromptTooLong, PullProgress, Usage,
 )
-from desktop.settings import LlmSettings
+from desktop.settings import LlmSettings, server_root
 
 CONNECT_TIMEOUT_S = 10.0
 _UNREADABLE = (ValueError, KeyError, IndexError, TypeError, AttributeError)  # a body not in the expected shape
 NO_TOKENIZER = (400, 404, 405, 501)  # no llama.cpp /tokenize here (vLLM, Ollama, LM Studio): do not ask again
-
-
-def base_url(host: str) -> str:
-    """The server root: a scheme added when missing, a pasted ``/v1`` suffix removed."""
-    url = host if "://" in host else f"http://{host}"
-    url = url.rstrip("/")
-    return url[: -len("/v1")] if url.endswith("/v1") else url
 
 
 def _usage(answer: dict) -> Usage | None:
@@ -89,7 +82,7 @@ class OpenAIBackend(BackendCore):
 
     def __init__(self, settings: LlmSettings, audit: Audit | None = None) -> None:
         super().__init__(settings, audit)
-        self.host = base_url(self.host)
+        self.host = server_root(self.host)
         headers = {"Authorization": f"Bearer {settings.api_key}"} if settings.api_key else {}
         timeout = httpx.Timeout(settings.timeout_s, connect=min(settings.timeout_s, CONNECT_TIMEOUT_S))
         self._client = httpx.AsyncClient(base_url=self.host, timeout=timeout, headers=headers)

@@ -49,6 +49,9 @@ LABELS: dict[str, dict[str, str]] = {
         "run": "Lauf",
         "run_id": "Lauf-ID",
         "database": "Datenbank",
+        "vectors_missing": "Passagen ohne Vektor bei Beginn",
+        "vectors_missing_value": "{missing} von {total}: nur über ihre Wörter gesucht (die Datenbank wurde noch "
+                                 "eingebettet)",
         "model": "Modell",
         "embedder": "Embedding-Modell",
         "llm_backend": "LLM-Server",
@@ -136,6 +139,9 @@ LABELS: dict[str, dict[str, str]] = {
         "run": "Run",
         "run_id": "Run ID",
         "database": "Database",
+        "vectors_missing": "Passages without a vector at the start",
+        "vectors_missing_value": "{missing} of {total}: searched by their words only (the database was still being "
+                                 "embedded)",
         "model": "Model",
         "embedder": "Embedder",
         "llm_backend": "LLM server",
@@ -284,11 +290,13 @@ def run_rows(report: Report) -> list[tuple[str, str]]:
     """The run metadata as (label, value) rows, in the order every format shows them."""
     lab, run = labels_for(report), report.run
     duration = (run.finished_at - run.started_at).total_seconds()
+    gap = [(lab["vectors_missing"], lab["vectors_missing_value"].format(missing=run.vectors_missing, total=run.passages))]
     return [
         (lab["model"], run.model),
         (lab["embedder"], run.embedder),
         (lab["llm_backend"], f"{run.llm_backend} ({run.llm_host})"),
         (lab["database"], run.database),
+        *(gap if run.vectors_missing else []),
         (lab["llm_calls"], str(run.llm_calls)),
         (lab["tokens"], f"{run.prompt_tokens} / {run.completion_tokens}"),
         (lab["cached_tokens"], str(run.cached_tokens)),

@@ -117,6 +117,8 @@ class RunMeta(_Model):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cached_tokens: int = Field(0, description="prompt tokens the server took from its prompt cache")
+    vectors_missing: int = Field(0, description="passages without a vector when the run began (searched by words only)")
+    passages: int = Field(0, description="passages in the knowledge base when the run began")
     started_at: datetime
     finished_at: datetime
 

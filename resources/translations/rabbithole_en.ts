@@ -3,25 +3,25 @@
 <context>
     <name>ChatPanel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="146" />
+        <location filename="../../desktop/ui/chat_panel.py" line="150" />
         <source>%n gap(s)</source>
         <translation>
             <numerusform>%n gap</numerusform><numerusform>%n gaps</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="157" />
+        <location filename="../../desktop/ui/chat_panel.py" line="161" />
         <source>%Ln new chunk(s)</source>
         <translation>
             <numerusform>%Ln new chunk</numerusform><numerusform>%Ln new chunks</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="160" />
+        <location filename="../../desktop/ui/chat_panel.py" line="164" />
         <source>%Ln seen before</source>
         <translation>
             <numerusform>%Ln seen before</numerusform><numerusform>%Ln seen before</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/chat_panel.py" line="216" />
+        <location filename="../../desktop/ui/chat_panel.py" line="220" />
         <source>%Ln new</source>
         <translation>
             <numerusform>%Ln new</numerusform><numerusform>%Ln new</numerusform></translation>
@@ -204,7 +204,7 @@
             <numerusform>%Ln token · {0} s</numerusform><numerusform>%Ln tokens · {0} s</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="303" />
+        <location filename="../../desktop/ui/progress_panel.py" line="305" />
         <source>%n minute(s)</source>
         <translation>
             <numerusform>%n minute</numerusform><numerusform>%n minutes</numerusform></translation>
@@ -213,19 +213,19 @@
 <context>
     <name>SettingsDialog</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/settings_dialog.py" line="230" />
+        <location filename="../../desktop/ui/settings_dialog.py" line="232" />
         <source>%n field(s) need correcting (marked in red).</source>
         <translation>
             <numerusform>%n field needs correcting (marked in red).</numerusform><numerusform>%n fields need correcting (marked in red).</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/settings_dialog.py" line="297" />
+        <location filename="../../desktop/ui/settings_dialog.py" line="299" />
         <source>%n model(s)</source>
         <translation>
             <numerusform>%n model</numerusform><numerusform>%n models</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/settings_dialog.py" line="328" />
+        <location filename="../../desktop/ui/settings_dialog.py" line="330" />
         <source>%n chat model(s) on the server</source>
         <translation>
             <numerusform>%n chat model on the server</numerusform><numerusform>%n chat models on the server</numerusform></translation>

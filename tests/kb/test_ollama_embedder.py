@@ -13,7 +13,7 @@ from support.fake_ollama import FakeOllama, down_url, fake_ollama_fixture, repli
 from support.fake_ollama_replies import chat_model, embedding_model
 
 from desktop.kb.database import KnowledgeBase
-from desktop.kb.search.embeddings import OllamaEmbedder, make_embedder
+from desktop.kb.search.embeddings import EmbeddingServer, OllamaEmbedder, make_embedder
 from desktop.kb.errors import EmbedderMismatch, EmbedderUnavailable
 from desktop.paths import AppPaths
 from desktop.settings import Settings
@@ -53,7 +53,7 @@ def _inputs(fake: FakeOllama) -> list[str]:
 
 
 def test_vectors_are_normalised_with_the_models_dimension(fake: FakeOllama) -> None:
-    embedder = make_embedder("ollama:bge-m3", fake.url)
+    embedder = make_embedder("ollama:bge-m3", EmbeddingServer(fake.url))
     assert isinstance(embedder, OllamaEmbedder) and embedder.model_id == "ollama/bge-m3"
     passages = embedder.embed_passages(["Grenzwert für die Strahlenexposition", "cloud revenue", "Grenzwert"])
     query = embedder.embed_query("Grenzwert")

@@ -14,12 +14,12 @@ from support import fake_ollama as fake_server
 from support.fake_ollama import FakeOllama, down_url, fake_ollama_fixture, replies
 
 from desktop.llm.factory import make_backend
-from desktop.llm.openai_backend import OpenAIBackend, base_url
+from desktop.llm.openai_backend import OpenAIBackend
 from desktop.llm.records import CallRecord
 from desktop.llm.types import (
     CallOptions, LlmError, LlmServerError, LlmTimeout, LlmUnavailable, Message, ModelMissing, PromptTooLong,
 )
-from desktop.settings import LlmSettings
+from desktop.settings import LlmSettings, server_root
 
 R = TypeVar("R")
 ASK = [Message(role="user", content="What is the limit?")]
@@ -278,10 +278,10 @@ def test_concurrency_is_bounded(fake: FakeOllama) -> None:
     assert arrivals[1] - arrivals[0] < 0.25  # two at once: the second did not wait for the first answer
 
 
-def test_base_url() -> None:
-    assert base_url("localhost:8080") == "http://localhost:8080"
-    assert base_url("http://gpu-box:8000/v1/") == "http://gpu-box:8000"
-    assert base_url("https://llm.team.local") == "https://llm.team.local"
+def test_server_root() -> None:
+    assert server_root("localhost:8080") == "http://localhost:8080"
+    assert server_root("http://gpu-box:8000/v1/") == "http://gpu-box:8000"
+    assert server_root("https://llm.team.local") == "https://llm.team.local"
 
 
 def test_server_side_context_overflow_and_not_implemented_are_typed(fake: FakeOllama) -> None:

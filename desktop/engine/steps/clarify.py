@@ -39,8 +39,11 @@ async def start(ctx: StepContext) -> str:
     state = ctx.state
     state.language = detect_language(state.question, default=state.language, evidence=1)
     state.doc_language = await documents_language(ctx, state.language)
+    state.vectors_missing, state.passages = await ctx.in_thread(ctx.kb.vector_coverage)
     state.clarification.rounds = [ClarifyRound(index=1)]
     ctx.emit(ev.PhaseStarted(phase="clarify"))
+    if state.vectors_missing:  # research during an ingest: what has vectors is searched by meaning too
+        ctx.warn("warn_vectors_missing", database=state.database, missing=state.vectors_missing, total=state.passages)
     return "clarify.queries"
 
 

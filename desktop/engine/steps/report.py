@@ -84,7 +84,7 @@ def _meta(ctx: StepContext, state: RunState) -> RunMeta:
         timings=[PhaseTiming(phase=p, seconds=round(s, 2)) for p, s in state.later.timings.items()],
         llm_calls=state.usage.calls, prompt_tokens=state.usage.prompt_tokens,
         completion_tokens=state.usage.completion_tokens, cached_tokens=state.usage.cached_tokens,
-        started_at=state.created_at, finished_at=now(),
+        vectors_missing=state.vectors_missing, passages=state.passages, started_at=state.created_at, finished_at=now(),
     )
 
 

