@@ -57,6 +57,7 @@ class EngineBridge(QObject):
     ingestProgress = Signal(object)  # IngestProgressView
     ingestFinished = Signal(object)  # IngestReportView
     documentsChanged = Signal(str, object)  # database, list[DocumentView]
+    backlogChanged = Signal(object)  # dict[str, int]: chunks still to embed, by database (those with some)
     databasesChanged = Signal(object)  # list[str]
     llmHealth = Signal(object)  # HealthView
     error = Signal(str)  # a message for the user
@@ -162,10 +163,20 @@ class EngineBridge(QObject):
         return not self.on_server and self.sample_database not in self.databases()
 
     def load_documents(self, name: str) -> Op:
-        async def documents() -> list[Any]:
-            return [document_view(d) for d in await self._session.library.documents(name)]
+        """A database's documents, and with them what every database still has to embed (documents are
+        loaded when a database is chosen, filled or changed)."""
+        async def documents() -> tuple[list[Any], dict[str, int]]:
+            library = self._session.library
+            return [document_view(d) for d in await library.documents(name)], await library.backlog()
 
-        return self.loop.run(documents, lambda docs: self.documentsChanged.emit(name, docs), self._fail("documents"))
+        def loaded(result: tuple[list[Any], dict[str, int]]) -> None:
+            self.documentsChanged.emit(name, result[0])
+            self.backlogChanged.emit(result[1])
+
+        return self.loop.run(documents, loaded, self._fail("documents"))
+
+    def refresh_backlog(self) -> Op:
+        return self.loop.run(self._session.library.backlog, self.backlogChanged.emit, self._fail("embedding backlog"))
 
     def create_database(self, name: str, embedder: str | None = None) -> Op:
         return self.loop.run(lambda: self._session.library.create(name, embedder), self._listed,

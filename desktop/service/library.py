@@ -92,6 +92,12 @@ class Library:
     async def documents(self, name: str) -> list[DocumentInfo]:
         return await self._kbs.use(name, lambda kb: kb.documents())
 
+    async def backlog(self) -> dict[str, int]:
+        """Chunks still to embed, by knowledge base (only those with some): what a search there finds by
+        its words only for now."""
+        counts = {name: await self._kbs.use(name, lambda kb: kb.pending_embeddings()) for name in await self.names()}
+        return {name: n for name, n in counts.items() if n}
+
     async def document(self, name: str, ref: str) -> DocumentInfo:
         """A document by file name, path, short name or id."""
         return await self._kbs.use(name, lambda kb: kb.find_document(ref))

@@ -138,6 +138,9 @@ class KnowledgeBasePanel(QWidget):
         self.report_button.clicked.connect(self._show_report)
         self.report_button.setEnabled(False)
         self.last_report: IngestReportView | None = None
+        self.backlog = QLabel()  # chunks still to embed, by database: found by their words only until then
+        self.backlog.setWordWrap(True)
+        self.backlog.hide()
         top = QHBoxLayout()
         top.addWidget(self.databases, 1)
         top.addWidget(new_db)
@@ -152,6 +155,7 @@ class KnowledgeBasePanel(QWidget):
         layout.addWidget(QLabel(self.tr("Knowledge base")))
         layout.addLayout(top)
         layout.addWidget(self.table, 1)
+        layout.addWidget(self.backlog)
         layout.addLayout(adds)
         layout.addLayout(running)
         layout.addWidget(self.progress_label)
@@ -172,6 +176,13 @@ class KnowledgeBasePanel(QWidget):
             self.databases.setCurrentText(current)
         if self.database:
             self.databaseSelected.emit(self.database)
+
+    def set_backlog(self, counts: dict[str, int]) -> None:
+        """Say which knowledge bases still have passages without a vector, and how many."""
+        locale = QLocale()
+        items = " · ".join(f"{name}: {locale.toString(n)}" for name, n in sorted(counts.items()))
+        self.backlog.setText(self.tr("Still to embed (found by their words until then): {0}").format(items))
+        self.backlog.setVisible(bool(counts))
 
     def _selected(self, name: str) -> None:
         if name:

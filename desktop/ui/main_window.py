@@ -4,6 +4,7 @@ bridge; the window only shows state and forwards commands."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -44,6 +45,7 @@ from desktop.ui.window_layout import fit_to_screen, size_docks
 
 _HEALTH_INTERVAL_MS = 60_000
 _HEALTH_RETRY_MS = 4_000  # while the LLM does not answer: its return is noticed within seconds
+_BACKLOG_EVERY_S = 10.0  # how often an ingestion's embedding backlog is asked for while it goes down
 
 
 class MainWindow(QMainWindow):
@@ -58,6 +60,7 @@ class MainWindow(QMainWindow):
         self.llm_ready = True  # until the first health check says otherwise: nothing is blocked on a guess
         self._export_folder: Path | None = None  # where the last export went
         self._ingesting_into: str | None = None
+        self._backlog_asked = 0.0  # when the embedding backlog was last asked for during an ingestion
         self.setWindowTitle("Rabbithole")
         fit_to_screen(self, 1400, 880)
         self.kb = KnowledgeBasePanel()
@@ -140,7 +143,7 @@ class MainWindow(QMainWindow):
             (b.draftText, self.progress.add_draft), (b.estimateReady, self._estimate), (b.error, self._error),
             (b.busy, self.show_busy), (b.llmHealth, self._health), (b.ingestProgress, self._ingest_progress),
             (b.ingestFinished, kb.show_report), (b.documentsChanged, self._documents),
-            (b.databasesChanged, kb.set_databases),
+            (b.databasesChanged, kb.set_databases), (b.backlogChanged, kb.set_backlog),
         ]
         for signal, slot in self._bridge_links:
             signal.connect(slot)
@@ -308,6 +311,9 @@ class MainWindow(QMainWindow):
         if progress.stage == "embed" and progress.embedded == 0 and self._ingesting_into:
             # read and indexed: the new documents are searchable and listed now, not once embedded
             self.bridge.load_documents(self._ingesting_into)
+        elif progress.stage == "embed" and time.monotonic() - self._backlog_asked >= _BACKLOG_EVERY_S:
+            self._backlog_asked = time.monotonic()
+            self.bridge.refresh_backlog()  # what is still to embed, now and then while it goes down
 
     def _documents(self, database: str, docs: list[DocumentView]) -> None:
         if database == self.kb.database:

@@ -280,7 +280,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
     <name>KnowledgeBasePanel</name>
     <message>
         <location filename="../../desktop/ui/kb_panel.py" line="112"/>
-        <location filename="../../desktop/ui/kb_panel.py" line="293"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="304"/>
         <source>New knowledge base</source>
         <translation>Neue Wissensdatenbank</translation>
     </message>
@@ -310,17 +310,22 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         <translation>Letzter Importbericht…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="152"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="155"/>
         <source>Knowledge base</source>
         <translation>Wissensdatenbank</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="190"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="184"/>
+        <source>Still to embed (found by their words until then): {0}</source>
+        <translation>Noch einzubetten (bis dahin über ihre Wörter gefunden): {0}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/kb_panel.py" line="201"/>
         <source>Adding to “{database}”: reading…</source>
         <translation>Hinzufügen zu „{database}“: Einlesen…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="198"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="209"/>
         <source>{0}/%Ln file(s)</source>
         <translation>
             <numerusform>{0}/%Ln Datei</numerusform>
@@ -328,7 +333,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="199"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="210"/>
         <source>{0}/%Ln page(s)</source>
         <translation>
             <numerusform>{0}/%Ln Seite</numerusform>
@@ -336,17 +341,17 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="200"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="211"/>
         <source>Reading {files}, {pages}</source>
         <translation>Einlesen: {files}, {pages}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="204"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="215"/>
         <source>Storing the vectors… (search already works)</source>
         <translation>Vektoren werden gespeichert … (die Suche funktioniert bereits)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="208"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="219"/>
         <source>Embedding {0}/%Ln chunk(s) (search already works)</source>
         <translation>
             <numerusform>Einbetten: {0}/%Ln Passage (die Suche funktioniert bereits)</numerusform>
@@ -354,22 +359,22 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="213"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="224"/>
         <source> · about {0} left</source>
         <translation> · noch etwa {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="228"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="239"/>
         <source>no PDF files found</source>
         <translation>keine PDF-Dateien gefunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="230"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="241"/>
         <source> — cancelled; add again to continue</source>
         <translation> — abgebrochen; zum Fortsetzen erneut hinzufügen</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="238"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="249"/>
         <source>%Ln added</source>
         <translation>
             <numerusform>%Ln hinzugefügt</numerusform>
@@ -377,7 +382,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="239"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="250"/>
         <source>%Ln updated</source>
         <translation>
             <numerusform>%Ln aktualisiert</numerusform>
@@ -385,7 +390,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="240"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="251"/>
         <source>%Ln unchanged</source>
         <translation>
             <numerusform>%Ln unverändert</numerusform>
@@ -393,7 +398,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="241"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="252"/>
         <source>%Ln moved</source>
         <translation>
             <numerusform>%Ln verschoben</numerusform>
@@ -401,7 +406,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="242"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="253"/>
         <source>%Ln removed</source>
         <translation>
             <numerusform>%Ln entfernt</numerusform>
@@ -409,7 +414,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="243"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="254"/>
         <source>%Ln duplicate(s)</source>
         <translation>
             <numerusform>%Ln Duplikat</numerusform>
@@ -417,7 +422,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="244"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="255"/>
         <source>%Ln rejected</source>
         <translation>
             <numerusform>%Ln abgelehnt</numerusform>
@@ -425,42 +430,42 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="249"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="260"/>
         <source>added</source>
         <translation>hinzugefügt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="249"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="260"/>
         <source>updated</source>
         <translation>aktualisiert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="249"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="260"/>
         <source>unchanged</source>
         <translation>unverändert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="250"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="261"/>
         <source>moved</source>
         <translation>verschoben</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="250"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="261"/>
         <source>removed</source>
         <translation>entfernt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="250"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="261"/>
         <source>duplicate</source>
         <translation>Duplikat</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="251"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="262"/>
         <source>rejected</source>
         <translation>abgelehnt</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="257"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="268"/>
         <source>“{database}”: %n file(s) in {seconds} s</source>
         <translation>
             <numerusform>„{database}“: %n Datei in {seconds} s</numerusform>
@@ -468,7 +473,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="260"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="271"/>
         <source> · %Ln chunk(s) still to embed (search already works)</source>
         <translation>
             <numerusform> · %Ln Passage noch einzubetten (die Suche funktioniert bereits)</numerusform>
@@ -476,12 +481,12 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="266"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="277"/>
         <source>{pages}, {chunks}</source>
         <translation>{pages}, {chunks}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="267"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="278"/>
         <source>%Ln page(s)</source>
         <translation>
             <numerusform>%Ln Seite</numerusform>
@@ -489,7 +494,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="267"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="278"/>
         <source>%Ln chunk(s)</source>
         <translation>
             <numerusform>%Ln Passage</numerusform>
@@ -497,77 +502,77 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="272"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="283"/>
         <source>Ingestion report</source>
         <translation>Importbericht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="281"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="292"/>
         <source>Add PDFs to “{database}”</source>
         <translation>PDFs zu „{database}“ hinzufügen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="288"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="299"/>
         <source>Add a folder of PDFs to “{database}”</source>
         <translation>Ordner mit PDFs zu „{database}“ hinzufügen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="282"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="293"/>
         <source>PDF files (*.pdf)</source>
         <translation>PDF-Dateien (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="293"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="304"/>
         <source>Name:</source>
         <translation>Name:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="300"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="311"/>
         <source>Delete knowledge base</source>
         <translation>Wissensdatenbank löschen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="301"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="312"/>
         <source>Delete the knowledge base &apos;{0}&apos;? Its index is removed; your PDF files are not touched.</source>
         <translation>Wissensdatenbank „{0}“ löschen? Der Index wird entfernt; Ihre PDF-Dateien bleiben unverändert.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="311"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="322"/>
         <source>Open</source>
         <translation>Öffnen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="312"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="323"/>
         <source>Tags…</source>
         <translation>Schlagwörter…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="313"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="324"/>
         <source>Category…</source>
         <translation>Kategorie…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="314"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="325"/>
         <source>Metadata field…</source>
         <translation>Metadatenfeld…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="316"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="327"/>
         <source>Remove from knowledge base</source>
         <translation>Aus der Wissensdatenbank entfernen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="320"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="331"/>
         <source>Tags (separated by commas):</source>
         <translation>Schlagwörter (durch Kommas getrennt):</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="320"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="331"/>
         <source>Category:</source>
         <translation>Kategorie:</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/kb_panel.py" line="326"/>
+        <location filename="../../desktop/ui/kb_panel.py" line="337"/>
         <source>Field=value (e.g. exhibit=A-17):</source>
         <translation>Feld=Wert (z. B. anlage=A-17):</translation>
     </message>
@@ -575,148 +580,148 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="76"/>
+        <location filename="../../desktop/ui/main_window.py" line="79"/>
         <source>1 Clarify</source>
         <translation>1 Klärung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="76"/>
+        <location filename="../../desktop/ui/main_window.py" line="79"/>
         <source>2 Plan</source>
         <translation>2 Plan</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="77"/>
+        <location filename="../../desktop/ui/main_window.py" line="80"/>
         <source>3 Research</source>
         <translation>3 Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="77"/>
+        <location filename="../../desktop/ui/main_window.py" line="80"/>
         <source>4 Report</source>
         <translation>4 Bericht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="86"/>
+        <location filename="../../desktop/ui/main_window.py" line="89"/>
         <source>Knowledge base</source>
         <translation>Wissensdatenbank</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="87"/>
+        <location filename="../../desktop/ui/main_window.py" line="90"/>
         <source>PDF</source>
         <translation>PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="183"/>
+        <location filename="../../desktop/ui/main_window.py" line="186"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="184"/>
+        <location filename="../../desktop/ui/main_window.py" line="187"/>
         <source>Add PDFs…</source>
         <translation>PDFs hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="185"/>
+        <location filename="../../desktop/ui/main_window.py" line="188"/>
         <source>Add folder…</source>
         <translation>Ordner hinzufügen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="186"/>
+        <location filename="../../desktop/ui/main_window.py" line="189"/>
         <source>Export report…</source>
         <translation>Bericht exportieren…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="188"/>
+        <location filename="../../desktop/ui/main_window.py" line="191"/>
         <source>Quit</source>
         <translation>Beenden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="189"/>
+        <location filename="../../desktop/ui/main_window.py" line="192"/>
         <source>&amp;Research</source>
         <translation>&amp;Recherche</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="190"/>
+        <location filename="../../desktop/ui/main_window.py" line="193"/>
         <source>New question</source>
         <translation>Neue Frage</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="191"/>
+        <location filename="../../desktop/ui/main_window.py" line="194"/>
         <source>History…</source>
         <translation>Verlauf…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="192"/>
+        <location filename="../../desktop/ui/main_window.py" line="195"/>
         <source>Stop run</source>
         <translation>Recherche anhalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="193"/>
+        <location filename="../../desktop/ui/main_window.py" line="196"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="196"/>
+        <location filename="../../desktop/ui/main_window.py" line="199"/>
         <source>Language</source>
         <translation>Sprache</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="198"/>
+        <location filename="../../desktop/ui/main_window.py" line="201"/>
         <source>System language</source>
         <translation>Sprache des Systems</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="204"/>
+        <location filename="../../desktop/ui/main_window.py" line="207"/>
         <source>&amp;Settings</source>
         <translation>&amp;Einstellungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="205"/>
+        <location filename="../../desktop/ui/main_window.py" line="208"/>
         <source>Preferences…</source>
         <translation>Einstellungen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="206"/>
+        <location filename="../../desktop/ui/main_window.py" line="209"/>
         <source>Check LLM connection</source>
         <translation>LLM-Verbindung prüfen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="207"/>
+        <location filename="../../desktop/ui/main_window.py" line="210"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="208"/>
+        <location filename="../../desktop/ui/main_window.py" line="211"/>
         <source>User guide</source>
         <translation>Benutzerhandbuch</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="210"/>
-        <location filename="../../desktop/ui/main_window.py" line="409"/>
+        <location filename="../../desktop/ui/main_window.py" line="213"/>
+        <location filename="../../desktop/ui/main_window.py" line="415"/>
         <source>About Rabbithole</source>
         <translation>Über Rabbithole</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="238"/>
+        <location filename="../../desktop/ui/main_window.py" line="241"/>
         <source>The LLM server answers again: resume the run to go on.</source>
         <translation>Der LLM-Server antwortet wieder: setzen Sie den Lauf fort.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="240"/>
+        <location filename="../../desktop/ui/main_window.py" line="243"/>
         <source>Resume</source>
         <translation>Fortsetzen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="262"/>
+        <location filename="../../desktop/ui/main_window.py" line="265"/>
         <source>Working…</source>
         <translation>Wird ausgeführt…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="274"/>
+        <location filename="../../desktop/ui/main_window.py" line="277"/>
         <source>Choose or create a knowledge base first.</source>
         <translation>Wählen oder erstellen Sie zuerst eine Wissensdatenbank.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="316"/>
+        <location filename="../../desktop/ui/main_window.py" line="322"/>
         <source>KB: {0} · %Ln document(s)</source>
         <translation>
             <numerusform>Wissensdatenbank: {0} · %Ln Dokument</numerusform>
@@ -724,7 +729,7 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="317"/>
+        <location filename="../../desktop/ui/main_window.py" line="323"/>
         <source> · %Ln chunk(s) to embed</source>
         <translation>
             <numerusform> · %Ln Passage noch einzubetten</numerusform>
@@ -732,42 +737,42 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="323"/>
+        <location filename="../../desktop/ui/main_window.py" line="329"/>
         <source>Research can start once the LLM server answers (see the message above).</source>
         <translation>Die Recherche kann beginnen, sobald der LLM-Server antwortet (siehe Hinweis oben).</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="327"/>
+        <location filename="../../desktop/ui/main_window.py" line="333"/>
         <source>LLM: {0} ✓</source>
         <translation>LLM: {0} ✓</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="330"/>
+        <location filename="../../desktop/ui/main_window.py" line="336"/>
         <source>LLM: not ready</source>
         <translation>LLM: nicht bereit</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="333"/>
+        <location filename="../../desktop/ui/main_window.py" line="339"/>
         <source>The LLM server does not answer. Start Ollama (ollama serve) or point Rabbithole to your team&apos;s LLM server in Settings → LLM. The knowledge base works meanwhile.</source>
         <translation>Der LLM-Server antwortet nicht. Starten Sie Ollama (ollama serve) oder verweisen Sie Rabbithole unter Einstellungen → LLM auf den LLM-Server Ihres Teams. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="336"/>
+        <location filename="../../desktop/ui/main_window.py" line="342"/>
         <source>The model {0} is not on the LLM server. Pull it (ollama pull {0}, or Settings → LLM → Pull model) or choose another one in Settings → LLM. The knowledge base works meanwhile.</source>
         <translation>Das Modell {0} ist nicht auf dem LLM-Server. Laden Sie es herunter (ollama pull {0} oder Einstellungen → LLM → Modell herunterladen) oder wählen Sie unter Einstellungen → LLM ein anderes. Die Wissensdatenbank ist währenddessen nutzbar.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="339"/>
+        <location filename="../../desktop/ui/main_window.py" line="345"/>
         <source>Details: {0}</source>
         <translation>Details: {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="348"/>
+        <location filename="../../desktop/ui/main_window.py" line="354"/>
         <source>There is no report to export yet.</source>
         <translation>Es gibt noch keinen Bericht zum Exportieren.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="365"/>
+        <location filename="../../desktop/ui/main_window.py" line="371"/>
         <source>%n file(s) written to {folder}</source>
         <translation>
             <numerusform>%n Datei nach {folder} geschrieben</numerusform>
@@ -775,12 +780,12 @@ Installieren Sie Rabbithole erneut, um es wiederherzustellen.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="388"/>
+        <location filename="../../desktop/ui/main_window.py" line="394"/>
         <source>The new data folder is used from the next start.</source>
         <translation>Der neue Datenordner wird ab dem nächsten Start verwendet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/main_window.py" line="407"/>
+        <location filename="../../desktop/ui/main_window.py" line="413"/>
         <source>Rabbithole {version} — offline research over your PDFs with a local LLM.
 Data folder: {folder}</source>
         <translation>Rabbithole {version} — Offline-Recherche in Ihren PDFs mit einem lokalen LLM.

@@ -60,85 +60,85 @@
 <context>
     <name>KnowledgeBasePanel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="198" />
+        <location filename="../../desktop/ui/kb_panel.py" line="209" />
         <source>{0}/%Ln file(s)</source>
         <translation>
             <numerusform>{0}/%Ln file</numerusform><numerusform>{0}/%Ln files</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="199" />
+        <location filename="../../desktop/ui/kb_panel.py" line="210" />
         <source>{0}/%Ln page(s)</source>
         <translation>
             <numerusform>{0}/%Ln page</numerusform><numerusform>{0}/%Ln pages</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="208" />
+        <location filename="../../desktop/ui/kb_panel.py" line="219" />
         <source>Embedding {0}/%Ln chunk(s) (search already works)</source>
         <translation>
             <numerusform>Embedding {0}/%Ln chunk (search already works)</numerusform><numerusform>Embedding {0}/%Ln chunks (search already works)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="238" />
+        <location filename="../../desktop/ui/kb_panel.py" line="249" />
         <source>%Ln added</source>
         <translation>
             <numerusform>%Ln added</numerusform><numerusform>%Ln added</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="239" />
+        <location filename="../../desktop/ui/kb_panel.py" line="250" />
         <source>%Ln updated</source>
         <translation>
             <numerusform>%Ln updated</numerusform><numerusform>%Ln updated</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="240" />
+        <location filename="../../desktop/ui/kb_panel.py" line="251" />
         <source>%Ln unchanged</source>
         <translation>
             <numerusform>%Ln unchanged</numerusform><numerusform>%Ln unchanged</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="241" />
+        <location filename="../../desktop/ui/kb_panel.py" line="252" />
         <source>%Ln moved</source>
         <translation>
             <numerusform>%Ln moved</numerusform><numerusform>%Ln moved</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="242" />
+        <location filename="../../desktop/ui/kb_panel.py" line="253" />
         <source>%Ln removed</source>
         <translation>
             <numerusform>%Ln removed</numerusform><numerusform>%Ln removed</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="243" />
+        <location filename="../../desktop/ui/kb_panel.py" line="254" />
         <source>%Ln duplicate(s)</source>
         <translation>
             <numerusform>%Ln duplicate</numerusform><numerusform>%Ln duplicates</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="244" />
+        <location filename="../../desktop/ui/kb_panel.py" line="255" />
         <source>%Ln rejected</source>
         <translation>
             <numerusform>%Ln rejected</numerusform><numerusform>%Ln rejected</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="257" />
+        <location filename="../../desktop/ui/kb_panel.py" line="268" />
         <source>“{database}”: %n file(s) in {seconds} s</source>
         <translation>
             <numerusform>“{database}”: %n file in {seconds} s</numerusform><numerusform>“{database}”: %n files in {seconds} s</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="260" />
+        <location filename="../../desktop/ui/kb_panel.py" line="271" />
         <source> · %Ln chunk(s) still to embed (search already works)</source>
         <translation>
             <numerusform> · %Ln chunk still to embed (search already works)</numerusform><numerusform> · %Ln chunks still to embed (search already works)</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="267" />
+        <location filename="../../desktop/ui/kb_panel.py" line="278" />
         <source>%Ln page(s)</source>
         <translation>
             <numerusform>%Ln page</numerusform><numerusform>%Ln pages</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/kb_panel.py" line="267" />
+        <location filename="../../desktop/ui/kb_panel.py" line="278" />
         <source>%Ln chunk(s)</source>
         <translation>
             <numerusform>%Ln chunk</numerusform><numerusform>%Ln chunks</numerusform></translation>
@@ -147,19 +147,19 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="316" />
+        <location filename="../../desktop/ui/main_window.py" line="322" />
         <source>KB: {0} · %Ln document(s)</source>
         <translation>
             <numerusform>KB: {0} · %Ln document</numerusform><numerusform>KB: {0} · %Ln documents</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="317" />
+        <location filename="../../desktop/ui/main_window.py" line="323" />
         <source> · %Ln chunk(s) to embed</source>
         <translation>
             <numerusform> · %Ln chunk to embed</numerusform><numerusform> · %Ln chunks to embed</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/main_window.py" line="365" />
+        <location filename="../../desktop/ui/main_window.py" line="371" />
         <source>%n file(s) written to {folder}</source>
         <translation>
             <numerusform>%n file written to {folder}</numerusform><numerusform>%n files written to {folder}</numerusform></translation>

@@ -69,3 +69,29 @@ def test_the_ingestion_report_gives_pages_chunks_warnings_and_time(qtbot: Any) -
     assert "added: Bescheid.pdf — 7 pages, 31 chunks" in text and "1 page(s) read by OCR (p. 3): check quotes against the page" in text
     assert "rejected: notes.txt — not a PDF (no PDF header)" in text
     box.close()
+
+
+def test_the_sidebar_says_which_databases_are_still_to_embed(qtbot: Any, open_window: Callable[..., MainWindow],
+                                                              sample_paths: tuple[AppPaths, Settings],
+                                                              app_paths: AppPaths, tmp_path) -> None:  # noqa: ANN001
+    """A second database whose embedding stopped half-way (as when the window closed during an ingest):
+    the sidebar names it with its count while the sample, fully embedded, is not named."""
+    from support import pdfs
+
+    from desktop.kb.database import KnowledgeBase
+    from desktop.kb.progress import CancelToken
+
+    sample, settings = sample_paths
+    shutil.copytree(sample.database_dir(SAMPLE_DB), app_paths.database_dir(SAMPLE_DB))
+    pdfs.statute(tmp_path / "NeuG.pdf", abbreviation="NeuG", sections=3)
+    cancel = CancelToken()
+    with KnowledgeBase.open(app_paths, settings, "Akten", create=True) as kb:
+        kb.ingest([tmp_path / "NeuG.pdf"], cancel=cancel, progress=lambda p: cancel.cancel() if p.stage == "embed" else None)
+        pending = kb.pending_embeddings()
+    assert pending > 0
+    with FakeOllama([chat_model("m:latest", "qwen3", 32768)]) as fake:
+        window = open_window(fake.url, "m:latest", 20)
+        qtbot.waitUntil(lambda: window.kb.backlog.isVisible(), timeout=20_000)
+        assert window.kb.backlog.text() == f"Still to embed (found by their words until then): Akten: {pending}"
+        window.kb.set_backlog({})
+        assert not window.kb.backlog.isVisible()
