@@ -133,3 +133,42 @@ def test_a_table_with_a_text_column_among_its_figures_stays_text_whole(tmp_path:
     assert find_tables(layout.lines) == []
     pieces = chunk_page(layout, 10.0, frozenset(), ChunkingSettings())
     assert not any(p.table for p in pieces) and "GK, US, AGK, AOS" in " ".join(p.text for p in pieces)
+
+
+def _right(page: pymupdf.Page, x1: float, y: float, text: str) -> None:
+    page.insert_text((x1 - pymupdf.get_text_length(text, fontsize=9), y), text, fontsize=9)
+
+
+def test_a_two_level_header_over_a_section_label_heads_every_column(tmp_path: Path) -> None:
+    """As fair-value tables set it: each date centred over its group of columns, the columns' own names
+    below, and a section label ("Assets") between the header and the first figures."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    columns = [300, 370, 460, 530]
+    for x_mid, date in ((335, "December 31, 2023"), (495, "December 31, 2022")):
+        page.insert_text((x_mid - pymupdf.get_text_length(date, fontsize=9) / 2, 100), date, fontsize=9)
+    for x1, name in zip(columns, ["Total", "Level 1", "Total", "Level 1"]):
+        _right(page, x1, 114, name)
+    page.insert_text((72, 128), "Assets", fontsize=9)
+    rows = [("Money market funds", ["1,737", "1,737", "1,582", "1,582"]), ("Commercial paper", ["78", "", "70", ""]),
+            ("Equity securities", ["25", "25", "31", "31"])]
+    for i, (label, figures) in enumerate(rows):
+        page.insert_text((72, 142 + 14 * i), label, fontsize=9)
+        for x1, figure in zip(columns, figures):
+            if figure:
+                _right(page, x1, 142 + 14 * i, figure)
+    doc.save(tmp_path / "levels.pdf")
+    (table,) = find_tables(_layout(tmp_path / "levels.pdf").lines)
+    assert table.header == ("", "December 31, 2023 Total", "December 31, 2023 Level 1", "December 31, 2022 Total",
+                            "December 31, 2022 Level 1")
+    assert [r.cells for r in table.rows] == [("Assets", "", "", "", ""), *((label, *f) for label, f in rows)]
+    ((chunk, *_),) = table_chunks(table, 120)  # a chunk read alone says which date and level a figure is of
+    assert chunk.splitlines()[0] == ("|  | December 31, 2023 Total | December 31, 2023 Level 1 | December 31, 2022 Total "
+                                     "| December 31, 2022 Level 1 |")
+
+
+@pytest.mark.skipif(not (CORPUS / "BOEING_2018_10K.pdf").is_file(), reason="benchmark corpus not beside the checkout")
+def test_a_filings_fair_value_table_gets_both_header_levels() -> None:
+    (table, *_) = find_tables(_layout(CORPUS / "BOEING_2018_10K.pdf", 109).lines)
+    assert table.header[1:] == tuple(f"December 31, {y} {c}" for y in (2018, 2017) for c in ("Total", "Level 1", "Level 2"))
+    assert table.rows[0].cells[0] == "Assets" and table.rows[1].cells[:3] == ("Money market funds", "$1,737", "$1,737")

@@ -27,6 +27,7 @@ _ALIGN = 12.0  # points: figures of one column end within this of each other
 _MIN_FIGURE_ROWS = 3
 _MAX_GAP_ROWS = 2  # label-only rows ("OPERATING ACTIVITIES:") a table may hold between figure rows
 _MAX_HEADER_ROWS = 3
+_MAX_LABEL_ROWS = 2  # label-only rows ("Assets") between a table's header and its first figures
 _MAX_CAPTION_LINES = 3
 _CAPTION_MAX_CHARS = 120
 
@@ -173,41 +174,65 @@ def _figure_runs(rows: list[Row], left: float) -> Iterator[tuple[int, int]]:
         yield first, last
 
 
-def _header(rows: list[Row], first: int, columns: list[float], zone: float,
-            labels: tuple[float, float]) -> tuple[list[Row], list[str]]:
-    """The rows just above the first figure row that head its columns: cells right of the labels that
-    reach over the figure columns, and a label-column cell at the table's left edge ("($ million)"); a
-    title centred over the page ends them. The header text per column, the label column's first (a cell
-    over several columns heads each: "Year Ended December 31, 2019")."""
+def _header(rows: list[Row], first: int, columns: list[float], centres: list[float], zone: float,
+            labels: tuple[float, float]) -> tuple[list[Row], list[str], int]:
+    """The rows above the first figure row that head its columns: cells right of the labels that reach
+    over the figure columns, and a label-column cell at the table's left edge ("($ million)"); a title
+    centred over the page ends them. Up to two label-only rows may stand between them and the figures
+    ("Assets", "Operations"): they open the table's body. The header text per column, the label column's
+    first; and the index of the body's first row."""
     label_x0, label_x1 = labels
 
     def heads(c: Cell) -> bool:
         return c.x0 >= label_x1 - 10 and c.x1 > zone - _ALIGN * 3
 
+    start = first
+    while first - start < _MAX_LABEL_ROWS and start > 0 and all(c.x1 <= zone for c in rows[start - 1].cells):
+        start -= 1
     taken: list[Row] = []
-    i = first - 1
+    i = start - 1
     while i >= 0 and len(taken) < _MAX_HEADER_ROWS:
         row = rows[i]
         fits = all(heads(c) or (c.x0 <= label_x0 + 20 and c.x1 <= zone) for c in row.cells)
-        if not any(heads(c) for c in row.cells) or not fits or rows[first].y0 - row.y1 > 60:
+        if not any(heads(c) for c in row.cells) or not fits or rows[start].y0 - row.y1 > 60:
             break
         taken.insert(0, row)
         i -= 1
+    if not taken:
+        start = first  # label rows over no header are text before the table
     texts = [""] * (len(columns) + 1)
+    for level, row in enumerate(taken):
+        for k, cell in _assigned(row, columns, centres, zone, spans=level < len(taken) - 1):
+            texts[k] = f"{texts[k]} {cell.text}".strip()
+    return taken, texts, start
+
+
+def _assigned(row: Row, columns: list[float], centres: list[float], zone: float,
+              spans: bool) -> Iterator[tuple[int, Cell]]:
+    """(column, cell) for each column a header row's cell heads; column 0 is the labels'. A cell as wide as
+    a column or wider heads the columns it reaches over; a narrow one the column it is aligned with. In an
+    upper row (``spans``) with fewer cells than columns, a cell heads every column whose figures (their
+    ``centres``) stand nearer to it than to its neighbours: "December 31, 2018" centred over "Total  Level 1
+    Level 2" heads all three."""
+    edge = zone - _ALIGN * 3 + 2
+    over = [c for c in row.cells if c.x1 > edge]
+    for cell in row.cells:
+        if cell.x1 <= edge:
+            yield 0, cell
     bounds = [(columns[k - 1] if k else zone - _ALIGN * 3, columns[k]) for k in range(len(columns))]
+    if spans and 0 < len(over) < len(columns):
+        middles = [(a.x1 + b.x0) / 2 for a, b in zip(over, over[1:])]
+        for k, centre in enumerate(centres, start=1):
+            yield k, over[sum(1 for m in middles if m < centre)]
+        return
     spacing = min((b - a for a, b in zip(columns, columns[1:])), default=0.0)
-    for row in taken:
-        wide = [c for c in row.cells if c.x1 > zone - _ALIGN * 3 + 2 and c.x1 - c.x0 >= 0.8 * spacing]
-        every = len(wide) == 1 and len([c for c in row.cells if c.x1 > zone - _ALIGN * 3 + 2]) == 1
-        for cell in row.cells:
-            if cell.x1 <= zone - _ALIGN * 3 + 2:
-                texts[0] = f"{texts[0]} {cell.text}".strip()
-                continue
-            k_near = _column_of(cell, columns) if cell.x1 - cell.x0 < 0.8 * spacing or not spacing else None
-            for k, (lo, hi) in enumerate(bounds, start=1):
-                if every or ((k - 1 == k_near) if k_near is not None else (cell.x1 > lo + 2 and cell.x0 < hi - 2)):
-                    texts[k] = f"{texts[k]} {cell.text}".strip()
-    return taken, texts
+    wide = [c for c in over if c.x1 - c.x0 >= 0.8 * spacing]
+    every = len(wide) == 1 and len(over) == 1
+    for cell in over:
+        k_near = _column_of(cell, columns) if cell.x1 - cell.x0 < 0.8 * spacing or not spacing else None
+        for k, (lo, hi) in enumerate(bounds, start=1):
+            if every or ((k - 1 == k_near) if k_near is not None else (cell.x1 > lo + 2 and cell.x0 < hi - 2)):
+                yield k, cell
 
 
 def _caption(lines: list[LayoutLine], above: float, taken: set[int]) -> str:
@@ -223,6 +248,12 @@ def _caption(lines: list[LayoutLine], above: float, taken: set[int]) -> str:
             break
         chosen.append(line)
     return " ".join(ln.text for ln in reversed(chosen))
+
+
+def _centre(body: list[Row], left: float, columns: list[float], k: int) -> float:
+    """Where column ``k``'s figures stand: the middle of their cells (the median, against a wide one)."""
+    middles = sorted((c.x0 + c.x1) / 2 for r in body for c in r.figures(left) if _column_of(c, columns) == k)
+    return middles[len(middles) // 2] if middles else columns[k]
 
 
 def _label(row: Row, zone: float) -> str:
@@ -244,7 +275,9 @@ def find_tables(lines: list[LayoutLine]) -> list[Table]:
         zone = min(c.x0 for r in body for c in r.figures(left) if _column_of(c, columns) is not None)
         label_cells = [c for r in body for c in r.cells if c.x1 <= zone + _ALIGN and not is_figure(c.text)]
         labels = (min((c.x0 for c in label_cells), default=zone), max((c.x1 for c in label_cells), default=zone))
-        header_rows, heads = _header(rows, first, columns, zone, labels)
+        centres = [_centre(body, left, columns, k) for k in range(len(columns))]
+        header_rows, heads, start = _header(rows, first, columns, centres, zone, labels)
+        body = rows[start:last + 1]
         table_rows = _table_rows(body, columns, zone)
         if table_rows is None:
             continue  # a cell in no column (a text column among the figures): left to the text chunks, whole
