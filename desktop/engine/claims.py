@@ -43,6 +43,22 @@ def _sentences(text: str) -> list[str]:
     return out
 
 
+def _plain(sentence: str) -> str:
+    """A cited sentence's words alone: markers out, then **bold** and *italic*."""
+    return " ".join("".join(span.text for span in parse_inline(_MARKER.sub("", sentence))).split())
+
+
+def citing(answer: str) -> dict[int, list[str]]:
+    """The sentences of ``answer`` (Markdown with [n] markers) that cite each [n], as plain words."""
+    out: dict[int, list[str]] = {}
+    for block in parse_blocks(answer):
+        for text in block.items if block.kind in ("ul", "ol") else [block.text]:
+            for sentence in _sentences(text):
+                for n in _cited(sentence):
+                    out.setdefault(n, []).append(_plain(sentence))
+    return out
+
+
 def claims(answer: str, citations: list[Citation], language: str) -> list[Claim]:
     """The cited sentences of ``answer`` (Markdown with [n] markers) in order, each with its sources."""
     by_n = {c.n: c for c in citations}
@@ -53,8 +69,7 @@ def claims(answer: str, citations: list[Citation], language: str) -> list[Claim]
                 cited = [n for n in _cited(sentence) if n in by_n]
                 if not cited:
                     continue
-                # the words alone: markers out, then **bold** and *italic* (the claim is read, copied, compared)
-                plain = " ".join("".join(span.text for span in parse_inline(_MARKER.sub("", sentence))).split())
+                plain = _plain(sentence)  # the claim is read, copied, compared
                 out.append(Claim(index=len(out), text=plain, marked=sentence.strip(),
                                  sources=[_source(plain, by_n[n], language) for n in cited]))
     return out

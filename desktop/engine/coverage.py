@@ -28,27 +28,38 @@ def cited_tasks(answer: str, sources: list[str], findings: dict[str, Finding]) -
     return {findings[sources[n - 1]].task_id for n in numbers if 1 <= n <= len(sources) and sources[n - 1] in findings}
 
 
+def _aim(task: Todo, question: str) -> str:
+    return f"{question}\n{task.task} {' '.join(task.subtasks)}"
+
+
+def _quote(f: Finding, aim: str, language: str) -> str:
+    """The finding's verified quote that answers ``aim`` best (a finding quotes every sentence of its excerpt
+    the engine showed, the model's pick first), in one line."""
+    best = max(f.verified_quotes, key=lambda q: score(aim, q.display or "", language, True))
+    return " ".join((best.display or "").split())
+
+
 def _best(task: Todo, question: str, candidates: list[Finding], language: str) -> Finding | None:
     """The task's finding whose verified quote answers it best (a figure counts where it asks for one)."""
     quoted = [f for f in candidates if f.verified_quotes]
-    aim = f"{question}\n{task.task} {' '.join(task.subtasks)}"
+    aim = _aim(task, question)
     return max(quoted, key=lambda f: (f.tier == 1, max(score(aim, q.display or "", language, True)
                                                       for q in f.verified_quotes)), default=None)
 
 
-def _unstated(task: Todo, f: Finding, answer: str, language: str) -> bool:
+def _unstated(task: Todo, f: Finding, answer: str, language: str, question: str = "") -> bool:
     """The finding's quote states a figure for the task, and the answer states none of its figures."""
-    quote = " ".join((f.verified_quotes[0].display or "").split())
+    quote = _quote(f, _aim(task, question), language)
     stated = figures(quote)
     return bool(stated) and not stated & figures(MARKER.sub(" ", answer)) and answers(task.task, quote, language)
 
 
-def _line(task: Todo, f: Finding, n: int, language: str) -> str:
+def _line(task: Todo, f: Finding, n: int, language: str, question: str, doc_language: str) -> str:
     if f.info:  # the reading's line in the answer's language (documents in another language)
         said = " ".join(f.info.split())
     else:
         left, right = QUOTE_MARKS["de" if language == "de" else "en"]
-        text = " ".join((f.verified_quotes[0].display or "").split())
+        text = _quote(f, _aim(task, question), doc_language)
         said = left + (text if len(text) <= MAX_CHARS else text[:MAX_CHARS].rsplit(" ", 1)[0] + " …") + right
     title = " ".join(task.task.split()).rstrip("?")
     return f"- {title}: {said} [{n}]"
@@ -70,11 +81,11 @@ def completed(ctx: StepContext, answer: str, sources: list[str]) -> tuple[str, l
         if task.id == 0 and len(state.plan.items) > 1:
             continue  # the question itself is answered by whatever the answer says of its tasks
         best = _best(task, state.question, [f for f in kept if f.task_id == task.id], state.doc_language)
-        if best is None or task.id in covered and not _unstated(task, best, answer, state.doc_language):
+        if best is None or task.id in covered and not _unstated(task, best, answer, state.doc_language, state.question):
             continue
         if best.id not in sources:
             sources.append(best.id)
-        lines.append(_line(task, best, sources.index(best.id) + 1, state.language))
+        lines.append(_line(task, best, sources.index(best.id) + 1, state.language, state.question, state.doc_language))
     if not lines:
         return answer, sources
     labels = LABELS["de" if state.language == "de" else "en"]

@@ -33,7 +33,8 @@ SUMMARY = (900, 130)  # prompt and answer tokens of one task summary (measured: 
 DRIFT = (500, 80, 10, 120)  # a drift call's prompt and answer (reasons) tokens; answer and prompt per finding
 SYNTHESIS = (1000, 600)  # prompt tokens besides the sources, answer tokens (measured on laws-de: 285-683)
 QUALITY = (900, 60)  # measured: 970-1,320 prompt tokens and 52 answer tokens
-SOURCE_TOKENS = 110  # a finding as the synthesis reads it: its place and verified quotes (measured: ~125)
+SOURCE_TOKENS = 160  # a finding as the synthesis reads it: its place and verified quotes (measured: ~125 with
+# the model's picks alone; every sentence shown of a helpful excerpt is quoted now, at most 600 characters)
 CHUNK_TOKENS_DEFAULT = 350
 TASK0_SHARE = 0.5  # of a tight budget's excerpts, the question itself reads this share…
 TASK0_LEADS = 4  # …in a plan of at most this many tasks (with it)
@@ -68,6 +69,7 @@ class CostModel:
     summaries: bool = True  # task summaries written by the LLM (not under a binding time budget)
     rated: bool = True  # the model rates its answer (only where the time budget leaves room: not planned for)
     translated: bool = False  # each reading also says what the excerpt holds in the answer's language
+    drift: bool = True  # the model scores the findings' drift (not under a binding time budget: steps/drift.py)
 
     def excerpt_s(self) -> float:
         reading = ANSWER_PER_EXCERPT + (ANSWER_PER_INFO if self.translated else 0)
@@ -82,9 +84,11 @@ class CostModel:
         summaries = min(tasks, findings // 3) if self.summaries else 0
         sources = min(self.synthesis_sources, findings * SOURCE_TOKENS)
         rating = (sources + QUALITY[0], QUALITY[1], 1) if self.rated else (0, 0, 0)
-        prompt = summaries * SUMMARY[0] + DRIFT[0] + findings * DRIFT[3] + sources + SYNTHESIS[0] + rating[0]
-        answer = summaries * SUMMARY[1] + DRIFT[1] + DRIFT[2] * findings + SYNTHESIS[1] + rating[1]
-        return summaries + math.ceil(findings / 12) + 1 + rating[2], prompt, answer
+        drift = (DRIFT[0] + findings * DRIFT[3], DRIFT[1] + DRIFT[2] * findings, math.ceil(findings / 12)) \
+            if self.drift else (0, 0, 0)
+        prompt = summaries * SUMMARY[0] + drift[0] + sources + SYNTHESIS[0] + rating[0]
+        answer = summaries * SUMMARY[1] + drift[1] + SYNTHESIS[1] + rating[1]
+        return summaries + drift[2] + 1 + rating[2], prompt, answer
 
     def seconds(self, tasks: int, excerpts: int, found: int = 0) -> float:
         _, prompt, answer = self.final(tasks, excerpts, found)
@@ -137,8 +141,13 @@ async def readable(ctx: StepContext) -> int | None:
         return None
     running = sum(1 for t in research.tasks if t.status == "running")
     least = 0 if research.visited else ctx.settings.extract_batch
-    return fit_excerpts(replace(model, summaries=False, rated=False, fixed_tokens=0), running, left, queued, least,
-                        found=len(research.findings))
+    lean = replace(model, summaries=False, rated=False, fixed_tokens=0, drift=not research.budget_binds)
+    return fit_excerpts(lean, running, left, queued, least, found=len(research.findings))
+
+
+def _binding(model: CostModel) -> CostModel:
+    """What follows the reading under a binding time budget: no task summaries, drift scores or rating."""
+    return replace(model, summaries=False, rated=False, drift=False)
 
 
 def allowances(ctx: StepContext, model: CostModel | None) -> dict[int, int]:
@@ -150,10 +159,10 @@ def allowances(ctx: StepContext, model: CostModel | None) -> dict[int, int]:
     left = remaining_budget(ctx)
     if model is None or left is None or not tasks or model.seconds(len(tasks), sum(full.values())) <= left:
         return {}
-    # the budget binds: the task summaries are the findings themselves (steps/research.py) and the model rates its answer
-    # only if time is left (quality.py): the time goes to reading
-    total = fit_excerpts(replace(model, summaries=False, rated=False), len(tasks), left, sum(full.values()),
-                         s.extract_batch)
+    # the budget binds: the task summaries are the findings themselves (steps/research.py), the findings keep
+    # the grades of their reading (steps/drift.py), and the model rates its answer only if time is left
+    # (quality.py): the time goes to reading
+    total = fit_excerpts(_binding(model), len(tasks), left, sum(full.values()), s.extract_batch)
     # the question itself leads a plan of a few side tasks; among the parts of a question that asks many
     # things it is one task of many
     first = tasks[0].id == 0 and 1 < len(tasks) <= TASK0_LEADS
@@ -171,8 +180,8 @@ async def research_estimate(ctx: StepContext, phase: str) -> ev.EstimateReady | 
         return None
     tasks, s = _pending(ctx), ctx.settings
     planned = allowances(ctx, model)
-    if planned:  # the budget binds: no summary calls and no rating planned for (see allowances)
-        model = replace(model, summaries=False, rated=False)
+    if planned:  # the budget binds: no summary calls, drift scores or rating planned for (see allowances)
+        model = _binding(model)
     else:
         planned = {t.id: s.max_chunks_per_task for t in tasks}
     excerpts = sum(planned.values())
@@ -199,5 +208,5 @@ async def room_for_requests(ctx: StepContext) -> bool:
     running = sum(1 for t in research.tasks if t.status == "running")
     queued = sum(len(t.queue) for t in research.tasks if t.status == "running")
     turn = SERVED_TURN[0] / model.prompt_tps + SERVED_TURN[1] / model.answer_tps
-    reading = replace(model, summaries=False, rated=False, fixed_tokens=0)
+    reading = replace(model, summaries=False, rated=False, fixed_tokens=0, drift=not research.budget_binds)
     return left - reading.seconds(running, queued, len(research.findings)) >= turn

@@ -183,6 +183,8 @@ async def read_batch(ctx: StepContext, todos: dict[int, Todo], items: list[WorkI
         for aim in [f"{state.question}\n{task.task}", *(asked if len(asked) > 1 else [])]:
             quote = focused(quote, aim, sentences[label], state.language, limit=QUOTED_SENTENCES)
         quote = [n for n in quote if n in sentences[label]] or [u.number for u in source.units][:3]
+        if item is not None:  # evidence the engine cut to its best sentences: each is quoted, the model's first
+            quote = [*quote, *(n for n in sentences[label] if n not in quote)][:QUOTED_SENTENCES]
         reading = reading.model_copy(update={"quote": quote})
         relevance = reading.relevance / 3
         if relevance < s.drop_relevance:

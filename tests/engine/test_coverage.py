@@ -32,3 +32,18 @@ def test_a_cited_task_whose_figure_the_answer_does_not_state_gets_its_quote() ->
     assert not _unstated(TASK, _finding("Die Meldung ist der Behörde vorzulegen."), said_nothing, "de")
     off_task = "Die Betriebsanleitung ist bereitzuhalten, und zwar mindestens fünf Jahre lang."
     assert not _unstated(TASK, _finding(off_task), said_nothing, "de")
+
+
+def test_the_quote_of_a_finding_that_answers_the_task_is_the_one_weighed_and_shown() -> None:
+    """A finding quotes each sentence the engine showed of its excerpt, the model's pick first (seen: the model
+    named the paragraph's first sentence, the period stood in the next): the sentence that answers the task is
+    the one whose figure counts and the one the answer shows."""
+    from desktop.engine.coverage import _line
+
+    first = "(4) Der Strahlenschutzverantwortliche hat dafür zu sorgen, dass jedes bedeutsame Vorkommnis gemeldet wird."
+    finding = _finding(first)
+    finding.quotes.append(_finding(QUOTE).quotes[0])
+    said_nothing = "Die vollständige und zusammenfassende Meldung ist der Behörde vorzulegen [1]."
+    assert _unstated(TASK, finding, said_nothing, "de")
+    line = _line(TASK, finding, 1, "de", "", "de")
+    assert "sechs Monate" in line and "jedes bedeutsame Vorkommnis" not in line

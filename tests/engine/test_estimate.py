@@ -33,7 +33,7 @@ def test_the_planned_reading_fits_what_is_left_of_the_budget() -> None:
     planned = allowances(_ctx(tasks=3, spent_s=92, budget_s=300), MEASURED)
     total = sum(planned.values())
     assert 4 <= total < 3 * 8
-    reading = replace(MEASURED, summaries=False, rated=False)  # under a binding budget no summary, no rating
+    reading = replace(MEASURED, summaries=False, rated=False, drift=False)  # binding: no summary, drift score, rating
     assert reading.seconds(3, total) <= 300 - 92 < reading.seconds(3, total + 1)
     assert planned[0] == max(planned.values())  # the question itself keeps the larger share
 
@@ -46,3 +46,14 @@ def test_fit_is_bounded_by_the_settings_and_by_a_minimum_reading(left: float, ex
 def test_no_allowance_when_everything_fits() -> None:
     assert allowances(_ctx(tasks=2, spent_s=10, budget_s=86_400), MEASURED) == {}
     assert allowances(_ctx(tasks=2, spent_s=10, budget_s=0), MEASURED) == {}  # 0: no budget
+
+
+def test_under_a_binding_budget_no_drift_scores_are_planned_for_and_more_is_read() -> None:
+    """The findings keep the grades of their reading when the budget binds (steps/drift.py): the half minute a
+    drift call takes on a slow server goes to reading."""
+    with_drift = replace(MEASURED, summaries=False, rated=False)
+    without = replace(with_drift, drift=False)
+    assert with_drift.final(3, 12)[0] == without.final(3, 12)[0] + 1  # one drift call fewer
+    assert without.seconds(3, 12) < with_drift.seconds(3, 12)
+    planned = allowances(_ctx(tasks=3, spent_s=92, budget_s=300), MEASURED)
+    assert without.seconds(3, sum(planned.values())) <= 300 - 92 < with_drift.seconds(3, sum(planned.values()))

@@ -507,3 +507,43 @@ def test_a_revision_of_which_no_statement_stands_leaves_the_first_answer(harness
     assert len(drafts) == 2 and report.answer.startswith(TEXTS["de"]["answer"])
     assert not report.quality.revised and report.quality.total == 190
     assert any(w.key == "warn_revision_failed" for w in harness.of(ev.Warning))
+
+
+def test_each_sentence_the_engine_showed_of_a_helpful_excerpt_is_quoted_the_models_first(harness, research_llm) -> None:  # noqa: ANN001
+    """Seen with a 1.5B model: it called every excerpt relevant and named sentence 1 of each, while the figure
+    the question asked for stood in sentence 2 or 3 of what the engine had shown (the chunk cut to its best
+    sentences). A helpful excerpt's finding quotes every sentence shown, the model's pick first."""
+    state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
+    research = state.later.research
+    shown = {(w.task_id, w.chunk_id): w.units for w in research.gathered if w.units}
+    with KnowledgeBase.open(harness.paths, harness.settings, "Sample") as kb:
+        chunks = kb.catalog.chunks_by_id([c for _, c in shown])
+    checked = 0
+    for f in research.findings:
+        key = (f.task_id, f.chunk_id)
+        if key not in shown or f.depth or len(shown[key]) > 4:
+            continue
+        text = " ".join(" ".join(q.proposed for q in f.quotes).split())
+        by_number = {u.number: u for u in units(chunks[f.chunk_id].text)}
+        for n in shown[(f.task_id, f.chunk_id)]:
+            sentence = chunks[f.chunk_id].text[by_number[n].start:by_number[n].end]
+            assert " ".join(sentence.split()) in text
+        checked += len(shown[key]) > 1
+    assert checked  # excerpts of several sentences, of which the model named one
+
+
+
+def test_a_quotation_of_two_sentences_keeps_its_marks_and_its_markers_stay_outside() -> None:
+    """A finding quotes the sentences the engine showed, consecutive ones as one quote; a statement quoting two
+    of them got a marker inside the quotation ("„… 400 Millisievert [1]. Die …“"), which then stood in no
+    source and lost its marks as unverified."""
+    first = ("Der Grenzwert für die Summe der in allen Kalenderjahren ermittelten effektiven Dosen beruflich "
+             "exponierter Personen beträgt 400 Millisievert.")
+    second = "Die zuständige Behörde kann eine zusätzliche berufliche Exposition zulassen."
+    statement = Statement(text=f"Das Gesetz formuliert dies so: „{first} {second}“", sources=[1])
+    markdown = render(SynthesisAnswer(answer=[statement]), [f"{first} {second}"], "de").markdown
+    assert markdown == f"Das Gesetz formuliert dies so: „{first} {second}“ [1]."
+    assert unquote_unverified(markdown, [f"{first}\n{second}"])[1:] == (1, 1)
+    english = render(SynthesisAnswer(answer=[Statement(text=f"It reads: “{first} {second}” And more.", sources=[1])]),
+                     [f"{first} {second}"], "en").markdown
+    assert english == f"It reads: “{first} {second}” [1]. And more [1]."

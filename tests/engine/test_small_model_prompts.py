@@ -247,6 +247,11 @@ def test_a_slow_server_reads_fewer_excerpts_within_the_time_budget(harness, rese
     assert all(P.NO_TIME_FOR_REQUESTS in c.messages[1]["content"] for c in _calls(harness, "research.extract"))
     assert not _calls(harness, "synthesis.quality") and not state.later.report.quality.assessed
     assert any(isinstance(e, ev.QualityChecked) and not e.rated for e in harness.events)
+    # and no second look at the findings: each keeps the grade of its reading, unless its quote answers
+    assert not _calls(harness, "drift.score")
+    verdicts = [f.drift for f in research.findings]
+    assert verdicts and all(v.reason_key in ("drift_by_reading", "drift_answers") for v in verdicts)
+    assert any(v.reason_key == "drift_by_reading" for v in verdicts)
 
 
 def test_with_time_left_the_model_may_ask_for_more_text_and_rates_its_answer(harness, research_llm) -> None:  # noqa: ANN001

@@ -8,7 +8,12 @@ question, judged "does not directly answer the research question", dropped the o
 engine decides where the quote itself holds what the question asks for (``focus.answers``): such a finding
 is kept without asking the model (a shorter prompt on a slow server), and the filter never leaves a run
 with nothing when it found something. Its
-reasons are in the report's language: one the model wrote in another language gives way to the score."""
+reasons are in the report's language: one the model wrote in another language gives way to the score.
+
+Under a binding time budget the model is not asked at all: each finding keeps the grade the model gave it
+while reading it (with its task in view) as its score. A second look costs a slow server half a minute — three
+to four excerpts more to read — and a 1.5B model's second look was no better than its first (seen: it scored
+the finding that held a fact the question asked for 1/3 and dropped it)."""
 
 from __future__ import annotations
 
@@ -29,6 +34,7 @@ from desktop.kb.language import detect_language
 _BATCH = 12
 NOT_SCORED = "not scored: the model gave no usable answer"
 KEPT_FOR_MINIMUM = "kept although below the threshold: too few primary findings would remain"
+BY_READING = "scored by the grade it got when it was read (the time budget leaves no room for a second look)"
 ANSWERS = "its verified quote holds what the question asks for (kept without asking the model)"
 
 
@@ -41,10 +47,10 @@ def _lines(findings: list[Finding]) -> str:
     return "\n".join(out)
 
 
-def _unscored(batch: list[Finding]) -> DriftScores:
+def _unscored(batch: list[Finding], reason: str = NOT_SCORED) -> DriftScores:
     """Unscored findings keep their own relevance as the score: a failed check filters nothing."""
     return DriftScores.model_construct(scores=[round(3 * f.relevance) for f in batch],  # every reason, uncut
-                                       reasons=[DriftReason(id=f.id, reason=NOT_SCORED) for f in batch])
+                                       reasons=[DriftReason(id=f.id, reason=reason) for f in batch])
 
 
 def _reason(text: str | None, value: int, language: str) -> tuple[str, str]:
@@ -52,6 +58,8 @@ def _reason(text: str | None, value: int, language: str) -> tuple[str, str]:
     the score; the engine's own reasons by key (the report words them in its language)."""
     if text == NOT_SCORED:
         return NOT_SCORED, "drift_not_scored"
+    if text == BY_READING:
+        return BY_READING, "drift_by_reading"
     # a reason is a few words: one function word of the other language tells it (as for a question)
     if text and detect_language(text, default=language, evidence=1) == language:
         return text, ""
@@ -66,6 +74,8 @@ async def filter_drift(ctx: StepContext) -> str:
     anchor = state.anchor
 
     async def score(batch: list[Finding]) -> DriftScores:
+        if state.later.research.budget_binds:
+            return _unscored(batch, BY_READING)
         return await ctx.ask_or(
             lambda: _unscored(batch), P.DRIFT, drift_scores(len(batch)), lenient=True,
             answer_tokens=P.DRIFT.max_tokens * len(batch) + 120, question=state.question,

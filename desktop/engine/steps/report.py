@@ -5,7 +5,8 @@ rectangles; findings by tier, what the drift filter removed and why, quality, ru
 from __future__ import annotations
 
 from desktop.engine import events as ev
-from desktop.engine.claims import claims
+from desktop.engine.citation_support import amounts, support
+from desktop.engine.claims import citing, claims
 from desktop.engine.findings import MARKER, kept_findings
 from desktop.engine.narrate import ENGLISH
 from desktop.engine.research_state import Finding, QuoteRecord
@@ -40,12 +41,19 @@ def renumber(answer: str, sources: list[str]) -> tuple[str, list[str]]:
     return text, [sources[old - 1] for old in order]
 
 
-def _best_quote(f: Finding) -> QuoteRecord | None:
-    return max(f.verified_quotes, key=lambda q: len(q.display or ""), default=None)
+def _best_quote(f: Finding, claims_of: list[str], language: str) -> QuoteRecord | None:
+    """The verified quote a citation shows and highlights: the one that holds most of the figures of the
+    sentences citing it, then most of their words, then the longest. (Seen: a finding quoted "400
+    Millisievert" and a longer sentence on "10 Millisievert"; the claim on 400 was shown the longer one.)"""
+    def fit(q: QuoteRecord) -> tuple[int, float, int]:
+        text = q.display or ""
+        figures = sum(len(amounts(c) & amounts(text)) for c in claims_of)
+        return figures, max((support(c, text, language) for c in claims_of), default=0.0), len(text)
+    return max(f.verified_quotes, key=fit, default=None)
 
 
-def _citation(n: int, f: Finding, paths: dict[str, str]) -> Citation:
-    quote = _best_quote(f)
+def _citation(n: int, f: Finding, paths: dict[str, str], claims_of: list[str], language: str) -> Citation:
+    quote = _best_quote(f, claims_of, language)
     return Citation(
         n=n, doc=quote.doc if quote else f.doc, doc_id=quote.doc_id if quote else f.doc_id,
         path=paths.get(quote.doc_id if quote else f.doc_id, ""), page=quote.page if quote else f.page,
@@ -145,6 +153,7 @@ async def build(ctx: StepContext) -> str:
     if syn.fallback:
         syn.answer, syn.sources, syn.quality = _evidence(ctx)
     answer, cited_ids = renumber(syn.answer, syn.sources)
+    by_claim = citing(answer)
     cited_as = {fid: n for n, fid in enumerate(cited_ids, start=1)}
     paths = {doc_id: d.path for doc_id, d in (await ctx.documents()).items()}
     origins = {f.id: f"{f.doc}, p. {f.page}" + (f", {f.section}" if f.section else "") for f in findings}
@@ -156,7 +165,8 @@ async def build(ctx: StepContext) -> str:
         (filtered if view.filtered else tiers[_TIERS[f.tier]]).append(view)
     state.later.report = Report(
         question=state.question, language=state.language, title=state.question, kind=kind, answer=answer,
-        citations=[_citation(n, by_id[fid], paths) for n, fid in enumerate(cited_ids, start=1)],
+        citations=[_citation(n, by_id[fid], paths, by_claim.get(n, []), state.language)
+                   for n, fid in enumerate(cited_ids, start=1)],
         findings=Findings(**tiers), filtered=filtered, drift_warning=_drift_warning(syn.drift_warning, findings, lab),
         quality=syn.quality or Quality(grounding=0, completeness=0, structure=0, citations=0, total=0,
                                        cited_sentence_share=0, verified_quote_share=0, assessed=False),
