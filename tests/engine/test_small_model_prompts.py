@@ -298,3 +298,28 @@ def test_the_analysis_fields_are_required_so_the_server_makes_the_model_write_th
 
     assert set(RetrievalAnalysis.model_json_schema()["required"]) >= {"key_concepts", "entities", "scope",
                                                                       "knowledge_gaps", "coverage"}
+
+
+def test_under_a_binding_budget_each_batch_is_planned_after_the_answer_before_it(harness, research_llm) -> None:  # noqa: ANN001
+    """A step of four concurrent batches commits to 24 excerpts at the speed measured before any reading (seen:
+    a plan made at clarification's short-call speed read 16 excerpts in one step and overran a 300 s budget by
+    half). Under a binding budget the batches go one at a time, each planned after the last answer; without
+    one they are read concurrently."""
+    import time
+
+    arrivals: list[tuple[float, float]] = []
+
+    def slowly(request):  # noqa: ANN001, ANN202
+        arrivals.append((time.monotonic(), time.monotonic() + 0.2))
+        return replies.slow(0.2, replies.as_json(research_llm.extraction("de", request.body)))
+
+    research_llm.plan_items = 3
+    research_llm.overrides["ExtractionBatch"] = slowly
+    harness.settings = harness.settings.changed(research={"reference_depth": 0, "time_budget_s": 30})
+    state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
+    assert state.later.research.budget_binds and len(arrivals) >= 2
+    assert all(later[0] >= earlier[1] for earlier, later in zip(arrivals, arrivals[1:]))  # one at a time
+    arrivals.clear()
+    harness.settings = harness.settings.changed(research={"time_budget_s": 0})
+    harness.run(lambda engine: _to_report(engine, QUESTION_DE))
+    assert any(later[0] < earlier[1] for earlier, later in zip(arrivals, arrivals[1:]))  # concurrent batches
