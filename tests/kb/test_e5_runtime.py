@@ -83,3 +83,15 @@ def test_many_threads_share_one_model(pages: list[str]) -> None:
     for i, got in results.items():
         want = np.roll(expected, -(i % 8), axis=0) if i % 2 else queries
         assert np.allclose(got, want, atol=1e-5)
+
+
+def test_the_weights_stand_beside_the_model_not_inside_it() -> None:
+    """Serialising 120 MB of weights into the model, and ONNX Runtime parsing them, are single calls that hold
+    Python's interpreter lock: the window's thread stalled up to 250 ms when the embedder loaded. The model
+    names its weight matrices; their data goes to ONNX Runtime beside it."""
+    from desktop.kb.search.e5graph import build
+    from desktop.kb.search.e5weights import E5Weights, bundled_file
+
+    model, constants = build(E5Weights(bundled_file()))
+    assert len(model) < 1_000_000
+    assert sum(v.nbytes for v in constants.values()) > 80_000_000 and all(v.flags.c_contiguous for v in constants.values())

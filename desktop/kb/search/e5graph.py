@@ -21,18 +21,35 @@ from desktop.kb.search.e5weights import E5Weights
 OPSET = 20  # Gelu and LayerNormalization as single operators
 
 
+EXTERNAL_BYTES = 1 << 16  # a constant this large is handed to ONNX Runtime beside the model, not inside it
+MEMORY = "memory"  # the location an external constant names (ONNX Runtime is given the data itself)
+
+
 class _Graph:
-    """Nodes and constants as they are added; each node's outputs get fresh names."""
+    """Nodes and constants as they are added; each node's outputs get fresh names. The weight matrices are
+    external constants: the model names them and ``external`` holds their data, so that no single call
+    copies or serialises the 120 MB of weights while holding Python's interpreter lock (measured: building
+    and serialising them in the model stalled every other thread — the window's included — for up to 250 ms)."""
 
     def __init__(self) -> None:
         self.nodes: list = []
         self.constants: list = []
+        self.external: dict[str, np.ndarray] = {}
         self._count = 0
 
     def const(self, name: str, value: np.ndarray) -> str:
-        from onnx import numpy_helper
+        from onnx import TensorProto, helper, numpy_helper
 
-        self.constants.append(numpy_helper.from_array(np.ascontiguousarray(value), name))
+        value = np.ascontiguousarray(value)
+        if value.nbytes < EXTERNAL_BYTES:
+            self.constants.append(numpy_helper.from_array(value, name))
+            return name
+        tensor = TensorProto(name=name, data_type=helper.np_dtype_to_tensor_dtype(value.dtype), dims=value.shape,
+                             data_location=TensorProto.EXTERNAL)
+        for key, text in (("location", MEMORY), ("offset", "0"), ("length", str(value.nbytes))):
+            tensor.external_data.add(key=key, value=text)
+        self.constants.append(tensor)
+        self.external[name] = value
         return name
 
     def op(self, kind: str, *inputs: str, outputs: int = 1, **attributes: object):  # noqa: ANN201 - a name or names
@@ -44,8 +61,9 @@ class _Graph:
         return names[0] if outputs == 1 else names
 
 
-def build(weights: E5Weights) -> bytes:
-    """The serialised ONNX model of ``weights``."""
+def build(weights: E5Weights) -> tuple[bytes, dict[str, np.ndarray]]:
+    """The serialised ONNX model of ``weights``, and the data of its external constants by name (for
+    ``SessionOptions.add_external_initializers``)."""
     from onnx import TensorProto, helper
 
     s = weights.shape
@@ -100,4 +118,4 @@ def build(weights: E5Weights) -> bytes:
          io("gather", TensorProto.INT64, ["B", "S"]), io("mask", TensorProto.FLOAT, ["B", "S"]),
          io("scatter", TensorProto.INT64, ["T"])],
         [io("hidden", TensorProto.FLOAT, ["T", h])], g.constants)
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)]).SerializeToString()
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)]).SerializeToString(), g.external

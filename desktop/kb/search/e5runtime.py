@@ -62,7 +62,10 @@ class E5Runtime:
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         # the arena keeps its largest size for good (+250 MB measured); without it a run allocates what it needs
         options.enable_cpu_mem_arena = False
-        self._session = ort.InferenceSession(build(self.weights), options, providers=["CPUExecutionProvider"])
+        model, constants = build(self.weights)
+        # the weights go beside the model: ONNX Runtime copies them in C++, off the interpreter lock
+        options.add_external_initializers(list(constants), [ort.OrtValue.ortvalue_from_numpy(v) for v in constants.values()])
+        self._session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
         _trim(0)  # what building the graph took
 
     def embed(self, texts: list[str], query: bool) -> np.ndarray:
