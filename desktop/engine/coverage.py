@@ -1,6 +1,7 @@
 """Every task the research found evidence for is in the answer: where the model's statements leave a task
-of the plan out, or cite it without the figure its best verified quote states for it, the answer gets that
-quote, cited, under a heading of its own.
+of the plan out, or cite it without a figure its best verified quote states for it, the answer gets that
+quote, cited, under a heading of its own. A task's evidence is its own findings and any other finding whose
+quote answers it (``focus.answers``): what one part gathered, the next does not gather again.
 
 Seen with a 1.5B model on a question that asked for five facts: the evidence held all five, the model wrote
 three statements and stopped. In --auto a question that asks several things is planned by its parts
@@ -39,8 +40,16 @@ def _quote(f: Finding, aim: str, language: str) -> str:
     return " ".join((best.display or "").split())
 
 
+def _candidates(task: Todo, kept: list[Finding], language: str) -> list[Finding]:
+    """The findings that may answer ``task``: its own, and another task's whose quote answers it (seen: the
+    part "Der Grenzwert für die Summe der effektiven Dosen über das gesamte Berufsleben?" gathered nothing of
+    § 77 StrlSchG, which the part before it had gathered first; the answer never stated its 400 Millisievert)."""
+    return [f for f in kept if f.verified_quotes and (f.task_id == task.id or any(
+        answers(task.task, q.display or "", language) for q in f.verified_quotes))]
+
+
 def _best(task: Todo, question: str, candidates: list[Finding], language: str) -> Finding | None:
-    """The task's finding whose verified quote answers it best (a figure counts where it asks for one)."""
+    """The finding whose verified quote answers the task best (a figure counts where it asks for one)."""
     quoted = [f for f in candidates if f.verified_quotes]
     aim = _aim(task, question)
     return max(quoted, key=lambda f: (f.tier == 1, max(score(aim, q.display or "", language, True)
@@ -48,10 +57,10 @@ def _best(task: Todo, question: str, candidates: list[Finding], language: str) -
 
 
 def _unstated(task: Todo, f: Finding, answer: str, language: str, question: str = "") -> bool:
-    """The finding's quote states a figure for the task, and the answer states none of its figures."""
+    """The finding's quote answers the task with a figure the answer does not state (seen: a quote of "400
+    Millisievert" and "10 Millisievert"; the answer stated the 10)."""
     quote = _quote(f, _aim(task, question), language)
-    stated = figures(quote)
-    return bool(stated) and not stated & figures(MARKER.sub(" ", answer)) and answers(task.task, quote, language)
+    return bool(figures(quote) - figures(MARKER.sub(" ", answer))) and answers(task.task, quote, language)
 
 
 def _line(task: Todo, f: Finding, n: int, language: str, question: str, doc_language: str) -> str:
@@ -77,12 +86,20 @@ def completed(ctx: StepContext, answer: str, sources: list[str]) -> tuple[str, l
     kept = kept_findings(ctx)
     covered = cited_tasks(answer, sources, findings)
     sources, lines = list(sources), []
+    shown: set[str] = set()  # findings a line shows already
+    cited = {sources[n - 1] for n in map(int, MARKER.findall(answer)) if 1 <= n <= len(sources)}
     for task in state.plan.items:
         if task.id == 0 and len(state.plan.items) > 1:
             continue  # the question itself is answered by whatever the answer says of its tasks
-        best = _best(task, state.question, [f for f in kept if f.task_id == task.id], state.doc_language)
-        if best is None or task.id in covered and not _unstated(task, best, answer, state.doc_language, state.question):
+        # a finding one line shows already gives way to the task's next best: each line its own evidence
+        candidates = [f for f in _candidates(task, kept, state.doc_language) if f.id not in shown]
+        best = _best(task, state.question, candidates, state.doc_language)
+        if best is None:
             continue
+        if (task.id in covered or best.id in cited) and \
+                not _unstated(task, best, answer, state.doc_language, state.question):
+            continue
+        shown.add(best.id)
         if best.id not in sources:
             sources.append(best.id)
         lines.append(_line(task, best, sources.index(best.id) + 1, state.language, state.question, state.doc_language))

@@ -47,3 +47,28 @@ def test_the_quote_of_a_finding_that_answers_the_task_is_the_one_weighed_and_sho
     assert _unstated(TASK, finding, said_nothing, "de")
     line = _line(TASK, finding, 1, "de", "", "de")
     assert "sechs Monate" in line and "jedes bedeutsame Vorkommnis" not in line
+
+
+LIFETIME = ("Der Grenzwert für die Summe der in allen Kalenderjahren ermittelten effektiven Dosen beruflich exponierter "
+            "Personen beträgt 400 Millisievert. Die zuständige Behörde kann im Benehmen mit einem ermächtigten Arzt "
+            "eine zusätzliche berufliche Exposition zulassen, wenn diese nicht mehr als 10 Millisievert effektive Dosis "
+            "im Kalenderjahr beträgt und die beruflich exponierte Person einwilligt.")
+LIFETIME_TASK = Todo(id=2, task="Der Grenzwert für die Summe der effektiven Dosen über das gesamte Berufsleben?")
+
+
+def test_a_figure_the_answer_leaves_out_counts_though_it_states_another_of_the_quote() -> None:
+    """laws-research-01 with a 1.5B model: the answer stated the 10 Millisievert of § 77 StrlSchG and not its 400."""
+    finding = _finding(LIFETIME)
+    answer = "Die Behörde kann eine zusätzliche Exposition von nicht mehr als 10 Millisievert zulassen [1]."
+    assert _unstated(LIFETIME_TASK, finding, answer, "de")
+    assert not _unstated(LIFETIME_TASK, finding, answer.replace("[1].", "; die Grenze sind 400 Millisievert [1]."), "de")
+
+
+def test_a_task_may_be_answered_by_what_another_task_gathered() -> None:
+    """The part before it had gathered § 77 StrlSchG first, so the part on the lifetime limit found nothing of its
+    own; a finding of another task counts for it where its quote answers it, and only then."""
+    from desktop.engine.coverage import _candidates
+
+    other = _finding(LIFETIME).model_copy(update={"task_id": 1, "id": "F1"})
+    off = _finding(QUOTE).model_copy(update={"task_id": 1, "id": "F2"})
+    assert _candidates(LIFETIME_TASK, [other, off], "de") == [other]

@@ -460,7 +460,9 @@ def test_a_task_the_answer_leaves_out_gets_its_best_verified_quote(harness, rese
     lines = block.split("\n\n")[0].splitlines()
     tasks_with_findings = {f.task_id for f in research.findings if f.drift is None or f.drift.kept} - {0}
     cited_in_head = {research.findings[0].task_id}
-    assert len(lines) == len(tasks_with_findings - cited_in_head) >= 2
+    # a line for each task with findings the answer does not cite; a task with none of its own may get another
+    # task's finding whose quote answers it (coverage._candidates)
+    assert 2 <= len(tasks_with_findings - cited_in_head) <= len(lines) <= len(state.plan.items) - 1
     for line in lines:
         n = int(re.search(r"\[(\d+)\]$", line).group(1))
         quote = re.search(r"„(.+)“", line).group(1).removesuffix(" …")
@@ -483,7 +485,7 @@ def test_an_answer_left_empty_becomes_each_tasks_best_verified_quote(harness, re
     assert report.answer.startswith("**Belege je Aufgabe:**\n- ")
     lines = report.answer.split("\n")[1:]
     tasks_with_findings = {f.task_id for f in state.later.research.findings if f.drift is None or f.drift.kept} - {0}
-    assert len(lines) == len(tasks_with_findings) >= 2
+    assert 2 <= len(tasks_with_findings) <= len(lines) <= len(state.plan.items) - 1
     for line in lines:
         n = int(re.search(r"\[(\d+)\]$", line).group(1))
         assert report.citations[n - 1].quote_verified
