@@ -7,6 +7,7 @@ release still had a verbatim quote)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from desktop.engine.citation_support import amounts, support
 from desktop.engine.sentences import sentences
@@ -48,28 +49,32 @@ def _plain(sentence: str) -> str:
     return " ".join("".join(span.text for span in parse_inline(_MARKER.sub("", sentence))).split())
 
 
-def citing(answer: str) -> dict[int, list[str]]:
-    """The sentences of ``answer`` (Markdown with [n] markers) that cite each [n], as plain words."""
-    out: dict[int, list[str]] = {}
+def _cited_sentences(answer: str) -> Iterator[tuple[str, list[int]]]:
+    """Each sentence of ``answer`` (Markdown with [n] markers) in order, with the numbers it cites."""
     for block in parse_blocks(answer):
         for text in block.items if block.kind in ("ul", "ol") else [block.text]:
             for sentence in _sentences(text):
-                for n in _cited(sentence):
-                    out.setdefault(n, []).append(_plain(sentence))
+                yield sentence, _cited(sentence)
+
+
+def citing(answer: str) -> dict[int, list[str]]:
+    """The sentences of ``answer`` that cite each [n], as plain words."""
+    out: dict[int, list[str]] = {}
+    for sentence, cited in _cited_sentences(answer):
+        for n in cited:
+            out.setdefault(n, []).append(_plain(sentence))
     return out
 
 
 def claims(answer: str, citations: list[Citation], language: str) -> list[Claim]:
-    """The cited sentences of ``answer`` (Markdown with [n] markers) in order, each with its sources."""
+    """The cited sentences of ``answer`` in order, each with its sources."""
     by_n = {c.n: c for c in citations}
     out: list[Claim] = []
-    for block in parse_blocks(answer):
-        for text in block.items if block.kind in ("ul", "ol") else [block.text]:
-            for sentence in _sentences(text):
-                cited = [n for n in _cited(sentence) if n in by_n]
-                if not cited:
-                    continue
-                plain = _plain(sentence)  # the claim is read, copied, compared
-                out.append(Claim(index=len(out), text=plain, marked=sentence.strip(),
-                                 sources=[_source(plain, by_n[n], language) for n in cited]))
+    for sentence, numbers in _cited_sentences(answer):
+        cited = [n for n in numbers if n in by_n]
+        if not cited:
+            continue
+        plain = _plain(sentence)  # the claim is read, copied, compared
+        out.append(Claim(index=len(out), text=plain, marked=sentence.strip(),
+                         sources=[_source(plain, by_n[n], language) for n in cited]))
     return out

@@ -49,10 +49,10 @@ def _candidates(task: Todo, kept: list[Finding], language: str) -> list[Finding]
 
 
 def _best(task: Todo, question: str, candidates: list[Finding], language: str) -> Finding | None:
-    """The finding whose verified quote answers the task best (a figure counts where it asks for one)."""
-    quoted = [f for f in candidates if f.verified_quotes]
+    """The finding whose verified quote answers the task best (a figure counts where it asks for one);
+    ``candidates`` hold verified quotes (``_candidates``)."""
     aim = _aim(task, question)
-    return max(quoted, key=lambda f: (f.tier == 1, max(score(aim, q.display or "", language, True)
+    return max(candidates, key=lambda f: (f.tier == 1, max(score(aim, q.display or "", language, True)
                                                       for q in f.verified_quotes)), default=None)
 
 

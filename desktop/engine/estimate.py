@@ -141,8 +141,14 @@ async def readable(ctx: StepContext) -> int | None:
         return None
     running = sum(1 for t in research.tasks if t.status == "running")
     least = 0 if research.visited else ctx.settings.extract_batch
-    lean = replace(model, summaries=False, rated=False, fixed_tokens=0, drift=not research.budget_binds)
-    return fit_excerpts(lean, running, left, queued, least, found=len(research.findings))
+    return fit_excerpts(_reading(model, research.budget_binds), running, left, queued, least,
+                        found=len(research.findings))
+
+
+def _reading(model: CostModel, binds: bool) -> CostModel:
+    """What the rest of a run costs once the reading is under way: the instructions are cached, no summaries
+    or rating are planned, and drift scores only where the budget does not bind (steps/drift.py)."""
+    return replace(model, summaries=False, rated=False, fixed_tokens=0, drift=not binds)
 
 
 def _binding(model: CostModel) -> CostModel:
@@ -208,5 +214,4 @@ async def room_for_requests(ctx: StepContext) -> bool:
     running = sum(1 for t in research.tasks if t.status == "running")
     queued = sum(len(t.queue) for t in research.tasks if t.status == "running")
     turn = SERVED_TURN[0] / model.prompt_tps + SERVED_TURN[1] / model.answer_tps
-    reading = replace(model, summaries=False, rated=False, fixed_tokens=0, drift=not research.budget_binds)
-    return left - reading.seconds(running, queued, len(research.findings)) >= turn
+    return left - _reading(model, research.budget_binds).seconds(running, queued, len(research.findings)) >= turn
