@@ -64,10 +64,11 @@ def _with_markers(text: str, numbers: list[int]) -> str:
 
 
 def render(answer: SynthesisAnswer, sources: list[str], language: str, aims: list[str] | None = None,
-           restated: list[str] = ()) -> Rendered:  # type: ignore[assignment]
+           restated: list[str] = (), documents: list[str] | None = None) -> Rendered:  # type: ignore[assignment]
     """Markdown of the answer: the direct answer as a paragraph, details as a list, open points last.
     ``sources`` are the texts of the numbered sources: a statement keeps the citations whose source
-    supports it (``citation_support.py``); one left with none, said twice, or failing ``statements.why_left_out``
+    supports it (``citation_support.py``; its figures must stand in the source's ``documents`` text, its
+    verified quotes, where given); one left with none, said twice, or failing ``statements.why_left_out``
     against ``aims`` (the question, its queries and tasks; None: no such check) is not rendered. An open
     point that restates one of ``restated`` (scope, question, tasks) is no gap the model found."""
     out = Rendered("")
@@ -82,7 +83,7 @@ def render(answer: SynthesisAnswer, sources: list[str], language: str, aims: lis
             if aims is not None and (why := why_left_out(text, aims, sources, language)):
                 out.left_out.append((why, text))
                 continue
-            numbers = supporting(text, cited_numbers(s, len(sources)), sources, language)
+            numbers = supporting(text, cited_numbers(s, len(sources)), sources, language, documents)
             if not numbers:
                 out.uncited.append(text)
                 continue

@@ -33,6 +33,20 @@ def amounts(text: str) -> set[str]:
     return {re.sub(r"[.,]", "_", n) for n in _NUMBER.findall(_POINTERS.sub(" ", text))}
 
 
+# Amounts written as words ("vier Wochen", "six months"); "ein"/"one" are articles as often as numbers.
+_WORD_VALUES = {w: str(v) for v, words in {
+    2: "zwei two", 3: "drei three", 4: "vier four", 5: "fünf five", 6: "sechs six", 7: "sieben seven",
+    8: "acht eight", 9: "neun nine", 10: "zehn ten", 11: "elf eleven", 12: "zwölf twelve", 20: "zwanzig twenty",
+    30: "dreißig thirty", 40: "vierzig forty", 50: "fünfzig fifty", 60: "sechzig sixty"}.items() for w in words.split()}
+_NUMBER_WORD = re.compile(r"\b(" + "|".join(_WORD_VALUES) + r")\b", re.I)
+
+
+def stated_amounts(text: str) -> set[str]:
+    """``amounts`` and the amounts a text writes as words, as digits: what a source states, so that "4 weeks"
+    is found in "vier Wochen" (an English answer over German statutes, or a model writing digits)."""
+    return amounts(text) | {_WORD_VALUES[m.casefold()] for m in _NUMBER_WORD.findall(text)}
+
+
 # A German separable verb's zu-infinitive: "aufzubewahren" is "aufbewahren" (a question asks what is "aufzubewahren",
 # the statute says it is "aufbewahrt"; seen in laws-research-09).
 _ZU_INFINITIVE = re.compile(r"^(ab|an|auf|aus|bei|ein|fest|her|hin|mit|nach|vor|weg|zurück|zusammen|dar|fort|"
@@ -60,7 +74,7 @@ def support(statement: str, source: str, language: str) -> float:
         return 1.0  # nothing to check ("Ja.")
     found = content_terms(source, language)
     numbers = amounts(statement)
-    if numbers and not numbers & amounts(source):
+    if numbers and not numbers & stated_amounts(source):
         return 0.0
     return sum(holds(t, found) for t in claimed) / len(claimed)
 
@@ -69,12 +83,17 @@ def negates(text: str) -> bool:
     return bool(_NEGATION.search(text.casefold()))
 
 
-def supporting(statement: str, cited: list[int], sources: list[str], language: str) -> list[int]:
+def supporting(statement: str, cited: list[int], sources: list[str], language: str,
+               documents: list[str] | None = None) -> list[int]:
     """The cited source numbers (1-based into ``sources``) that support the statement; none when the
     statement gives a number that no supporting source holds (a figure the sources do not state), or
-    denies something ("there is no limit") that none of them denies — the words match, the claim does not."""
+    denies something ("there is no limit") that none of them denies — the words match, the claim does not.
+    ``documents`` (beside ``sources``): the sources' own words, where a figure must stand — a source may hold
+    a model's reading of it too, and a reading that misstates a figure vouches for nothing (seen: "above
+    100 mSv", read from a quote of "mehr als 6 Millisievert", passed on the reading's own words)."""
     kept = [n for n in cited if support(statement, sources[n - 1], language) >= MIN_SUPPORT]
-    held = set().union(*(amounts(sources[n - 1]) for n in kept)) if kept else set()
+    words = documents if documents is not None else sources
+    held = set().union(*(stated_amounts(words[n - 1]) for n in kept)) if kept else set()
     if not amounts(statement) <= held:
         return []
     if negates(statement) and not any(negates(sources[n - 1]) for n in kept):

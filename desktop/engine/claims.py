@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from desktop.engine.citation_support import amounts, support
+from desktop.engine.citation_support import amounts, stated_amounts, support
 from desktop.engine.sentences import sentences
 from desktop.kb.language import detect_language
 from desktop.report.mdparse import parse_blocks, parse_inline
@@ -27,7 +27,7 @@ def _source(claim: str, c: Citation, language: str) -> ClaimSource:
     stated = amounts(claim)
     # words compare only within a language: an English claim on a German statute shares next to none
     same = bool(quote) and detect_language(quote, language, evidence=1) == language
-    return ClaimSource(n=c.n, verbatim=bool(quote), figures=(stated <= amounts(quote)) if stated else None,
+    return ClaimSource(n=c.n, verbatim=bool(quote), figures=(stated <= stated_amounts(quote)) if stated else None,
                        terms=round(support(claim, quote, language), 2) if same else None)
 
 

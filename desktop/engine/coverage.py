@@ -9,12 +9,18 @@ three statements and stopped. In --auto a question that asks several things is p
 document's own words (or, over documents in another language, the reading's line in the answer's
 language), never a sentence the engine makes up. Seen (laws-research-11): a statement cited the finding that
 states "sechs Monate" for the deadline asked for and said no period; the period stood in no line of the
-answer."""
+answer.
+
+Over documents in another language the task's words are not the quote's, so a finding is weighed by its
+reading, the line the model wrote in the answer's language — where that reading states no figure its quotes
+do not (``faithful``); one that does is shown by its quote (seen, laws-research-12: "category A above 100
+mSv" read from a quote of "mehr als 1 Millisievert")."""
 
 from __future__ import annotations
 
+from desktop.engine.citation_support import stated_amounts
 from desktop.engine.findings import MARKER, kept_findings
-from desktop.engine.focus import answers, figures, score
+from desktop.engine.focus import answers, asks_for_figure, figures, score
 from desktop.engine.research_state import Finding
 from desktop.engine.state import Todo
 from desktop.engine.step_context import StepContext
@@ -40,31 +46,63 @@ def _quote(f: Finding, aim: str, language: str) -> str:
     return " ".join((best.display or "").split())
 
 
-def _candidates(task: Todo, kept: list[Finding], language: str) -> list[Finding]:
-    """The findings that may answer ``task``: its own, and another task's whose quote answers it (seen: the
-    part "Der Grenzwert für die Summe der effektiven Dosen über das gesamte Berufsleben?" gathered nothing of
-    § 77 StrlSchG, which the part before it had gathered first; the answer never stated its 400 Millisievert)."""
-    return [f for f in kept if f.verified_quotes and (f.task_id == task.id or any(
-        answers(task.task, q.display or "", language) for q in f.verified_quotes))]
+def _quoted(f: Finding) -> str:
+    return " ".join(q.display or "" for q in f.verified_quotes)
 
 
-def _best(task: Todo, question: str, candidates: list[Finding], language: str) -> Finding | None:
-    """The finding whose verified quote answers the task best (a figure counts where it asks for one);
-    ``candidates`` hold verified quotes (``_candidates``)."""
-    aim = _aim(task, question)
-    return max(candidates, key=lambda f: (f.tier == 1, max(score(aim, q.display or "", language, True)
-                                                      for q in f.verified_quotes)), default=None)
+def faithful(f: Finding) -> bool:
+    """The finding's reading states no figure its verified quotes do not."""
+    return stated_amounts(f.info) <= stated_amounts(_quoted(f))
 
 
-def _unstated(task: Todo, f: Finding, answer: str, language: str, question: str = "") -> bool:
+def _by_reading(f: Finding, answer_language: str | None, language: str) -> bool:
+    """Whether ``f`` is weighed by its reading: the documents are in another language than the answer, and
+    the model wrote what the excerpt holds in the answer's."""
+    return answer_language is not None and answer_language != language and bool(f.info.strip())
+
+
+def _candidates(task: Todo, kept: list[Finding], language: str, answer_language: str | None = None) -> list[Finding]:
+    """The findings that may answer ``task``: its own, and another task's whose quote (or reading, across
+    languages) answers it (seen: the part "Der Grenzwert für die Summe der effektiven Dosen über das gesamte
+    Berufsleben?" gathered nothing of § 77 StrlSchG, which the part before it had gathered first; the answer
+    never stated its 400 Millisievert)."""
+    def answered(f: Finding) -> bool:
+        if _by_reading(f, answer_language, language):
+            return faithful(f) and answers(task.task, f.info, answer_language)  # type: ignore[arg-type]
+        return any(answers(task.task, q.display or "", language) for q in f.verified_quotes)
+    return [f for f in kept if f.verified_quotes and (f.task_id == task.id or answered(f))]
+
+
+def _best(task: Todo, question: str, candidates: list[Finding], language: str,
+          answer_language: str | None = None) -> Finding | None:
+    """The finding whose verified quote answers the task best (a figure counts where it asks for one), across
+    languages the one whose faithful reading does; ``candidates`` hold verified quotes (``_candidates``)."""
+    aim, wants = _aim(task, question), asks_for_figure(task.task)
+
+    def fit(f: Finding) -> tuple[bool, bool, float]:
+        if _by_reading(f, answer_language, language):
+            return f.tier == 1, faithful(f), score(task.task, f.info, answer_language, wants)  # type: ignore[arg-type]
+        return f.tier == 1, True, max(score(aim, q.display or "", language, True) for q in f.verified_quotes)
+    return max(candidates, key=fit, default=None)
+
+
+def _unstated(task: Todo, f: Finding, answer: str, language: str, question: str = "",
+              answer_language: str | None = None) -> bool:
     """The finding's quote answers the task with a figure the answer does not state (seen: a quote of "400
-    Millisievert" and "10 Millisievert"; the answer stated the 10)."""
+    Millisievert" and "10 Millisievert"; the answer stated the 10). Across languages, figures compare as
+    numbers ("six months", "sechs Monate"), those of the reading where it is faithful; the task's own
+    finding, or one whose reading answers it, answers it."""
+    said = MARKER.sub(" ", answer)
+    if _by_reading(f, answer_language, language):
+        given = stated_amounts(f.info) if faithful(f) and stated_amounts(f.info) else \
+            stated_amounts(_quote(f, _aim(task, question), language))
+        return bool(given - stated_amounts(said)) and (f.task_id == task.id or answers(task.task, f.info, answer_language))  # type: ignore[arg-type]
     quote = _quote(f, _aim(task, question), language)
-    return bool(figures(quote) - figures(MARKER.sub(" ", answer))) and answers(task.task, quote, language)
+    return bool(figures(quote) - figures(said)) and answers(task.task, quote, language)
 
 
 def _line(task: Todo, f: Finding, n: int, language: str, question: str, doc_language: str) -> str:
-    if f.info:  # the reading's line in the answer's language (documents in another language)
+    if f.info and faithful(f):  # the reading's line in the answer's language (documents in another language)
         said = " ".join(f.info.split())
     else:
         left, right = QUOTE_MARKS["de" if language == "de" else "en"]
@@ -92,12 +130,12 @@ def completed(ctx: StepContext, answer: str, sources: list[str]) -> tuple[str, l
         if task.id == 0 and len(state.plan.items) > 1:
             continue  # the question itself is answered by whatever the answer says of its tasks
         # a finding one line shows already gives way to the task's next best: each line its own evidence
-        candidates = [f for f in _candidates(task, kept, state.doc_language) if f.id not in shown]
-        best = _best(task, state.question, candidates, state.doc_language)
+        candidates = [f for f in _candidates(task, kept, state.doc_language, state.language) if f.id not in shown]
+        best = _best(task, state.question, candidates, state.doc_language, state.language)
         if best is None:
             continue
         if (task.id in covered or best.id in cited) and \
-                not _unstated(task, best, answer, state.doc_language, state.question):
+                not _unstated(task, best, answer, state.doc_language, state.question, state.language):
             continue
         shown.add(best.id)
         if best.id not in sources:

@@ -32,6 +32,8 @@ EXCERPT_HEADER = 30  # tokens of an excerpt's label, place and sentence numbers
 SUMMARY = (900, 130)  # prompt and answer tokens of one task summary (measured: 720-1,070 and 100-150)
 DRIFT = (500, 80, 10, 120)  # a drift call's prompt and answer (reasons) tokens; answer and prompt per finding
 SYNTHESIS = (1000, 600)  # prompt tokens besides the sources, answer tokens (measured on laws-de: 285-683)
+BRIEF = (900, 60, 20)  # the brief answer's prompt besides the sources, tokens per statement (one per task), frame
+BRIEF_SOURCE_TOKENS = 125  # a finding in the brief answer's prompt (findings.BRIEF_SOURCE_CHARS of quotes)
 QUALITY = (900, 60)  # measured: 970-1,320 prompt tokens and 52 answer tokens
 SOURCE_TOKENS = 160  # a finding as the synthesis reads it: its place and verified quotes (measured: ~125 with
 # the model's picks alone; every sentence shown of a helpful excerpt is quoted now, at most 600 characters)
@@ -70,6 +72,7 @@ class CostModel:
     rated: bool = True  # the model rates its answer (only where the time budget leaves room: not planned for)
     translated: bool = False  # each reading also says what the excerpt holds in the answer's language
     drift: bool = True  # the model scores the findings' drift (not under a binding time budget: steps/drift.py)
+    brief: bool = False  # the answer in its brief shape (under a binding time budget: steps/synthesis.py)
 
     def excerpt_s(self) -> float:
         reading = ANSWER_PER_EXCERPT + (ANSWER_PER_INFO if self.translated else 0)
@@ -82,12 +85,13 @@ class CostModel:
         findings = found + int(HELPFUL_SHARE * excerpts)
         # a task with fewer than three findings needs no summary call
         summaries = min(tasks, findings // 3) if self.summaries else 0
-        sources = min(self.synthesis_sources, findings * SOURCE_TOKENS)
+        sources = min(self.synthesis_sources, findings * (BRIEF_SOURCE_TOKENS if self.brief else SOURCE_TOKENS))
         rating = (sources + QUALITY[0], QUALITY[1], 1) if self.rated else (0, 0, 0)
         drift = (DRIFT[0] + findings * DRIFT[3], DRIFT[1] + DRIFT[2] * findings, math.ceil(findings / 12)) \
             if self.drift else (0, 0, 0)
-        prompt = summaries * SUMMARY[0] + drift[0] + sources + SYNTHESIS[0] + rating[0]
-        answer = summaries * SUMMARY[1] + drift[1] + SYNTHESIS[1] + rating[1]
+        synthesis = (BRIEF[0], BRIEF[1] * min(max(tasks, 2), 6) + BRIEF[2]) if self.brief else SYNTHESIS
+        prompt = summaries * SUMMARY[0] + drift[0] + sources + synthesis[0] + rating[0]
+        answer = summaries * SUMMARY[1] + drift[1] + synthesis[1] + rating[1]
         return summaries + drift[2] + 1 + rating[2], prompt, answer
 
     def seconds(self, tasks: int, excerpts: int, found: int = 0) -> float:
@@ -147,13 +151,15 @@ async def readable(ctx: StepContext) -> int | None:
 
 def _reading(model: CostModel, binds: bool) -> CostModel:
     """What the rest of a run costs once the reading is under way: the instructions are cached, no summaries
-    or rating are planned, and drift scores only where the budget does not bind (steps/drift.py)."""
-    return replace(model, summaries=False, rated=False, fixed_tokens=0, drift=not binds)
+    or rating are planned, and drift scores and the full answer only where the budget does not bind
+    (steps/drift.py, steps/synthesis.py)."""
+    return replace(model, summaries=False, rated=False, fixed_tokens=0, drift=not binds, brief=binds)
 
 
 def _binding(model: CostModel) -> CostModel:
-    """What follows the reading under a binding time budget: no task summaries, drift scores or rating."""
-    return replace(model, summaries=False, rated=False, drift=False)
+    """What follows the reading under a binding time budget: no task summaries, drift scores or rating, and
+    the answer in its brief shape."""
+    return replace(model, summaries=False, rated=False, drift=False, brief=True)
 
 
 def allowances(ctx: StepContext, model: CostModel | None) -> dict[int, int]:

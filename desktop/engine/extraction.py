@@ -15,7 +15,7 @@ from collections.abc import Callable
 from desktop.engine import prompts as P
 from desktop.engine.answer import whole_words
 from desktop.engine.estimate import room_for_requests
-from desktop.engine.focus import focused
+from desktop.engine.focus import answers, focused
 from desktop.engine.prompts import language_name
 from desktop.engine.question_parts import parts
 from desktop.engine.quote_locate import locate
@@ -36,6 +36,7 @@ from desktop.report.model import Rect
 log = logging.getLogger(__name__)
 INFO_TOKENS = 60  # a reading's line in the answer's language
 QUOTED_SENTENCES = 4  # the model's and the engine's picks of an excerpt together
+PASSED_OVER = 2  # the grade of an excerpt the model passed over whose sentences answer a task (of 3)
 
 
 def _tier(depth: int, relevance: float, tier1_min: float) -> int:
@@ -169,7 +170,11 @@ async def read_batch(ctx: StepContext, todos: dict[int, Todo], items: list[WorkI
     sentences = _sentences(reader)
     asked = parts(state.question)
     copied = _copied(readings)
-    for label, reading in readings.items():
+    known = {f.chunk_id for f in state.later.research.findings}  # read before (served on request, another task)
+    rescued = {label: r for label, r in passed_over(reader, readings, sentences, list(state.plan.items) if state.plan
+                                                    else tasks, state.doc_language).items()
+               if reader.sources[label].chunk_id not in known}
+    for label, reading in [*readings.items(), *rescued.items()]:
         source = reader.sources.get(label)
         if source is None:
             continue  # a label the model made up
@@ -198,8 +203,29 @@ async def read_batch(ctx: StepContext, todos: dict[int, Todo], items: list[WorkI
             quotes=await _quotes(ctx, source, reading),
             referenced_from=item.referenced_from if item else None, via=item.via if item else None,
             origin=item.origin if item else None, turns=turns, served_requests=reader.served(),
+            picked_by_engine=label in rescued,
         ))
     return _one_per_passage(findings)
+
+
+def passed_over(reader: Reader, readings: dict[str, ExcerptReading], sentences: dict[str, dict[int, str]],
+                tasks: list[Todo], language: str) -> dict[str, ExcerptReading]:
+    """The excerpts of evidence the engine gathered that the model left out of its answer though their shown
+    sentences answer a task of the plan (``focus.answers``: half its words, and a figure where it asks for one),
+    each with a reading of all its sentences; it stays the finding of the task it was gathered for (the task
+    it answers counts it as its own evidence: ``coverage._candidates``). Seen (1.5B model, laws-de research
+    questions): an excerpt gathered for one part stating the "fünf Arbeitstage" another part asked for, one
+    stating "sechs Monate" for the deadline asked for, and one stating "zwölf Monate", each left out — the
+    model lists only what it judges helpful for the task the excerpt was shown for. Such evidence is kept,
+    marked as the engine's pick, and graded ``PASSED_OVER``."""
+    out: dict[str, ExcerptReading] = {}
+    for label, source in reader.sources.items():
+        if label in readings or source.item is None or not sentences.get(label):
+            continue  # read, or text served on request (the model asked for it and then passed it over)
+        text = " ".join(sentences[label].values())
+        if any(answers(t.task, text, language) for t in tasks):
+            out[label] = ExcerptReading(excerpt=label, relevance=PASSED_OVER, quote=[])
+    return out
 
 
 def _copied(readings: dict[str, ExcerptReading]) -> set[str]:

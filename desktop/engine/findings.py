@@ -10,6 +10,7 @@ from desktop.engine.step_context import StepContext
 
 MARKER = re.compile(r"\[(\d{1,3})\]")
 SOURCE_CHARS = 600  # of a finding's verified quotes in the synthesis prompt
+BRIEF_SOURCE_CHARS = 400  # under a binding time budget: the leading sentences (the engine's best comes first)
 
 
 def kept_findings(ctx: StepContext) -> list[Finding]:
@@ -19,13 +20,13 @@ def kept_findings(ctx: StepContext) -> list[Finding]:
     return sorted(kept, key=lambda f: (f.tier, -f.relevance * weights[f.tier - 1]))
 
 
-def source_block(n: int, f: Finding) -> str:
+def source_block(n: int, f: Finding, chars: int = SOURCE_CHARS) -> str:
     where = f"{f.doc}, p. {f.page}" + (f", {f.section}" if f.section else "")
     label = {1: "primary", 2: "secondary", 3: "tertiary"}[f.tier]
     # The documents' own words first: a small model restates what it reads first, and the quote is where
     # the figure is when the reading missed it (``focus.py``); the engine's best sentence leads, and the
-    # quotes are held to ``SOURCE_CHARS`` (each prompt token costs a CPU server time)
-    quotes, left = "", SOURCE_CHARS
+    # quotes are held to ``chars`` (each prompt token costs a CPU server time)
+    quotes, left = "", chars
     for q in f.verified_quotes:
         text = " ".join((q.display or "").split())
         if left <= 0 or quotes and len(text) > left:

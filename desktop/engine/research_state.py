@@ -70,6 +70,8 @@ class Finding(_Model):
     turns: int = 1
     served_requests: int = 0
     drift: DriftVerdict | None = None
+    picked_by_engine: bool = Field(False, description="an excerpt the model passed over whose shown sentences "
+                                                      "answer a task (extraction.passed_over)")
 
     @property
     def verified_quotes(self) -> list[QuoteRecord]:

@@ -221,6 +221,23 @@ class SynthesisAnswer(_Answer):
     open: list[Short] = Field(default_factory=list, max_length=3, description="what the sources leave open")
 
 
+class BriefAnswer(_Answer):
+    """The answer under a binding time budget (``prompts_synthesis.SYNTHESIS_BRIEF``): its statements only."""
+
+    statements: list[Statement] = Field(min_length=1, max_length=6)
+
+    def full(self) -> SynthesisAnswer:
+        """As the full shape: the first statements lead, the rest are details."""
+        return SynthesisAnswer(answer=self.statements[:3], details=self.statements[3:])
+
+
+def brief_answer(n: int) -> type[BriefAnswer]:
+    """The schema for at most ``n`` statements (one per task that found something), which the server's
+    grammar enforces."""
+    return create_model("BriefAnswer", __base__=BriefAnswer, __doc__=BriefAnswer.__doc__,
+                        statements=(list[Statement], Field(min_length=1, max_length=max(1, min(n, 6)))))
+
+
 class QualityAnswer(_Answer):
     """A reviewer's scores of the answer, each 0-100, and what to fix."""
 

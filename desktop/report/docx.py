@@ -25,6 +25,7 @@ from desktop.report.labels import (
     one_line,
     quality_rows,
     quoted,
+    relevance,
     run_rows,
     seconds,
     table_quote,
@@ -137,7 +138,7 @@ def _finding(doc: DocxDocument, report: Report, f: ReportFinding) -> None:
     p = doc.add_paragraph(style="List Bullet")
     _run(p, one_line(f.text) + (f" [{f.citation}]" if f.citation is not None else ""))
     _run(doc.add_paragraph(style="List Continue"),
-         f"{finding_location(report, f)} · {lab['relevance']} {f.relevance:.2f}", color=GREY, small=True)
+         f"{finding_location(report, f)} · {relevance(report, f)}", color=GREY, small=True)
     for q in f.quotes:
         p = doc.add_paragraph(style="List Continue")
         if q.verified and (table := table_quote(q.table_header, q.text)):

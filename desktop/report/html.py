@@ -23,6 +23,7 @@ from desktop.report.labels import (
     one_line,
     quality_rows,
     quoted,
+    relevance,
     run_rows,
     seconds,
     table_quote,
@@ -204,7 +205,7 @@ def finding_html(report: Report, group: str, index: int, f: ReportFinding, targe
     cite = ""
     if f.citation is not None:
         cite = f" {_cite_open(report, f.citation, target)}[{f.citation}]</a>" if f.citation in known else f" [{f.citation}]"
-    meta = f"{finding_location(report, f)} \u00b7 {lab['relevance']} {f.relevance:.2f}"
+    meta = f"{finding_location(report, f)} \u00b7 {relevance(report, f)}"
     parts = [_link(_href(target, group, index), _e(one_line(f.text))) + cite, f'<br><span class="meta">{_e(meta)}</span>']
     parts += [_quote_line(report, _href(target, group, index, qi), q, f, target) for qi, q in enumerate(f.quotes)]
     parts += [_paraphrase(report, p) for p in f.paraphrases]

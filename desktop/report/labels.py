@@ -25,6 +25,7 @@ LABELS: dict[str, dict[str, str]] = {
         "tier_3": "Tertiär",
         "no_findings": "Keine.",
         "relevance": "Relevanz",
+        "engine_pick": "vom Modell übergangen, beantwortet die Aufgabe dem Wortlaut nach",
         "referenced_from": "gefunden über Verweis aus",
         "paraphrase": "Paraphrase, nicht verifiziert",
         "filtered": "Wegen Themenabweichung ausgefiltert",
@@ -116,6 +117,7 @@ LABELS: dict[str, dict[str, str]] = {
         "tier_3": "Tertiary",
         "no_findings": "None.",
         "relevance": "relevance",
+        "engine_pick": "passed over by the model, answers the task by its wording",
         "referenced_from": "reached through a reference in",
         "paraphrase": "paraphrase, not verified",
         "filtered": "Filtered out as off-topic",
@@ -248,6 +250,12 @@ def citation_location(report: Report, c: Citation) -> str:
 
 def finding_location(report: Report, f: ReportFinding) -> str:
     return location(report, f.doc, f.page, f.section)
+
+
+def relevance(report: Report, f: ReportFinding) -> str:
+    """The finding's relevance as its meta line shows it, and who picked it where the model did not."""
+    lab = labels_for(report)
+    return f"{lab['relevance']} {f.relevance:.2f}" + (f", {lab['engine_pick']}" if f.picked_by_engine else "")
 
 
 def percent(share: float) -> str:

@@ -16,6 +16,7 @@ from desktop.report.labels import (
     one_line,
     quality_rows,
     quoted,
+    relevance,
     run_rows,
     seconds,
     table_quote,
@@ -72,7 +73,7 @@ def source_line(report: Report, c: Citation) -> str:
 def _finding_lines(report: Report, f: ReportFinding) -> list[str]:
     lab = labels_for(report)
     cite = f" [{f.citation}]" if f.citation is not None else ""
-    lines = [f"- {inline(f.text)} — {inline(finding_location(report, f))}{cite} ({lab['relevance']} {f.relevance:.2f})"]
+    lines = [f"- {inline(f.text)} — {inline(finding_location(report, f))}{cite} ({relevance(report, f)})"]
     for q in f.quotes:
         if q.verified and (table := table_quote(q.table_header, q.text)):
             lines += [f"  - ({lab['verified']}, {lab['page']} {q.page}):", "", *table_lines(table, "    "), ""]

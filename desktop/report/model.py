@@ -62,6 +62,7 @@ class ReportFinding(_Model):
     section: str | None = None
     citation: int | None = Field(None, description="the [n] this finding is cited as")
     relevance: float = Field(ge=0, le=1)
+    picked_by_engine: bool = Field(False, description="an excerpt the model passed over whose sentences answer a task")
     quotes: list[QuoteView] = Field(default_factory=list)
     paraphrases: list[str] = Field(default_factory=list, description="quotes that could not be verified, shown as paraphrase")
     referenced_from: str | None = Field(None, description="the finding whose reference led here ('StrlSchV p. 8 § 3')")

@@ -72,3 +72,38 @@ def test_a_task_may_be_answered_by_what_another_task_gathered() -> None:
     other = _finding(LIFETIME).model_copy(update={"task_id": 1, "id": "F1"})
     off = _finding(QUOTE).model_copy(update={"task_id": 1, "id": "F2"})
     assert _candidates(LIFETIME_TASK, [other, off], "de") == [other]
+
+
+CATEGORY_TASK = Todo(id=4, task="Above what annual dose must crew members be classified as category A?")
+CATEGORY_A = ("1. Beruflich exponierte Personen der Kategorie A: Personen, deren Einsatz als fliegendes Personal zu "
+              "einer effektiven Dosis durch kosmische Strahlung von mehr als 6 Millisievert im Kalenderjahr führen kann;")
+CATEGORY_B = ("2. Beruflich exponierte Personen der Kategorie B: Personen, die nicht in die Kategorie A eingestuft sind "
+              "und die einer beruflichen Exposition aus Tätigkeiten ausgesetzt sind, die im Kalenderjahr zu einer "
+              "effektiven Dosis von mehr als 1 Millisievert")
+
+
+def _read(fid: str, quote: str, info: str) -> Finding:
+    return _finding(quote).model_copy(update={"id": fid, "task_id": 4, "info": info})
+
+
+def test_across_languages_a_finding_is_weighed_by_its_faithful_reading() -> None:
+    """laws-research-12 (English question, German statutes, 1.5B model): the task on category A had two
+    findings, one read as "above 100 mSv" from the quote on category B (1 Millisievert), one read right from
+    the quote of 6 Millisievert; the answer stated the 100 mSv and no line gave the 6 (the task's English words
+    are not the quote's German ones, so the quote never "answered" it)."""
+    from desktop.engine.coverage import _best, _line, faithful
+
+    wrong = _read("F4", CATEGORY_B, "Crew members must be classified as category A if their annual effective dose "
+                                    "is above 100 mSv.")
+    right = _read("F8", CATEGORY_A, "Crew members must be classified as category A above 6 millisievert per year.")
+    assert not faithful(wrong) and faithful(right)
+    assert _best(CATEGORY_TASK, "", [wrong, right], "de", "en") is right
+    answer = "Crew members must be classified as category A if their annual effective dose is above 100 mSv [1]."
+    assert _unstated(CATEGORY_TASK, right, answer, "de", "", "en")
+    assert not _unstated(CATEGORY_TASK, right, answer.replace("100 mSv", "6 millisievert"), "de", "", "en")
+    assert "above 6 millisievert per year" in _line(CATEGORY_TASK, right, 2, "en", "", "de")
+    # a reading that misstates its figure is not shown: the document's words are, in quotation marks
+    shown = _line(CATEGORY_TASK, wrong, 1, "en", "", "de")
+    assert "100 mSv" not in shown and "mehr als 1 Millisievert" in shown
+    # in one language nothing changes: the task's words are the quote's
+    assert not _unstated(CATEGORY_TASK, right, answer, "de", "", "de")

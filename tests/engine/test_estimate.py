@@ -33,7 +33,8 @@ def test_the_planned_reading_fits_what_is_left_of_the_budget() -> None:
     planned = allowances(_ctx(tasks=3, spent_s=92, budget_s=300), MEASURED)
     total = sum(planned.values())
     assert 4 <= total < 3 * 8
-    reading = replace(MEASURED, summaries=False, rated=False, drift=False)  # binding: no summary, drift score, rating
+    # binding: no summary, drift score or rating, the answer in its brief shape
+    reading = replace(MEASURED, summaries=False, rated=False, drift=False, brief=True)
     assert reading.seconds(3, total) <= 300 - 92 < reading.seconds(3, total + 1)
     assert planned[0] == max(planned.values())  # the question itself keeps the larger share
 
@@ -51,9 +52,18 @@ def test_no_allowance_when_everything_fits() -> None:
 def test_under_a_binding_budget_no_drift_scores_are_planned_for_and_more_is_read() -> None:
     """The findings keep the grades of their reading when the budget binds (steps/drift.py): the half minute a
     drift call takes on a slow server goes to reading."""
-    with_drift = replace(MEASURED, summaries=False, rated=False)
+    with_drift = replace(MEASURED, summaries=False, rated=False, brief=True)
     without = replace(with_drift, drift=False)
     assert with_drift.final(3, 12)[0] == without.final(3, 12)[0] + 1  # one drift call fewer
     assert without.seconds(3, 12) < with_drift.seconds(3, 12)
     planned = allowances(_ctx(tasks=3, spent_s=92, budget_s=300), MEASURED)
     assert without.seconds(3, sum(planned.values())) <= 300 - 92 < with_drift.seconds(3, sum(planned.values()))
+
+
+def test_under_a_binding_budget_the_brief_answer_leaves_more_time_to_reading() -> None:
+    """The brief answer (one statement per task, its sources' leading sentences) is planned as what it costs:
+    seen on a CPU, the full shape's 632 answer tokens took 90 s, a third of them new."""
+    full = replace(MEASURED, summaries=False, rated=False, drift=False)
+    brief = replace(full, brief=True)
+    assert brief.final(4, 12)[2] < full.final(4, 12)[2] and brief.final(4, 12)[1] < full.final(4, 12)[1]
+    assert fit_excerpts(brief, 4, 200, most=40, least=4) > fit_excerpts(full, 4, 200, most=40, least=4)

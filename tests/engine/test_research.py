@@ -338,6 +338,23 @@ def test_a_list_or_section_number_is_no_source_for_an_amount() -> None:
     assert render(right, sources, "de").markdown.endswith("Stellung (§ 36 Absatz 3) [2].")
 
 
+def test_a_figure_must_stand_in_the_documents_words_not_in_a_models_reading_of_them() -> None:
+    """Seen (laws-research-12, 1.5B model): the reading of a heading "§ 77 Grenzwert für die Berufslebensdosis"
+    said "above 100 mSv"; the answer's "must be above 100 mSv [1]" passed on the reading's own words. A figure
+    written as a word in the document counts ("6 months" from "sechs Monate")."""
+    reading = "The annual effective dose of the flight personnel must be above 100 mSv."
+    quotes = ["§ 77 Grenzwert für die Berufslebensdosis",
+              "dass die Ermittlungsergebnisse spätestens sechs Monate nach dem Einsatz vorliegen"]
+    sources = [f"{reading}\n{quotes[0]}", f"The results must be available six months after the deployment.\n{quotes[1]}"]
+    draft = SynthesisAnswer(answer=[
+        Statement(text="The annual effective dose of the flight personnel must be above 100 mSv.", sources=[1]),
+        Statement(text="The results must be available at the latest 6 months after the deployment.", sources=[2])])
+    shown = render(draft, sources, "en", documents=quotes)
+    assert shown.uncited == [draft.answer[0].text]
+    assert shown.markdown == "The results must be available at the latest 6 months after the deployment [2]."
+    assert render(draft, sources, "en").uncited == []  # the readings alone vouched for both
+
+
 def test_cli_auto_runs_all_phases_and_exports(capsys, sample_paths, fake_llm, tmp_path) -> None:  # noqa: ANN001
     from desktop.cli import main
 

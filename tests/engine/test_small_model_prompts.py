@@ -10,6 +10,7 @@ from support.research_llm import QUESTION_DE, QUESTION_EN, excerpts, schema_titl
 
 from desktop.engine import events as ev
 from desktop.engine import prompts as P
+from desktop.engine import prompts_synthesis as PS
 from desktop.engine.checks import distinct, is_search, subject_overlap
 from desktop.engine.schemas import ExtractionBatch
 from desktop.engine.sentences import numbered, quotes
@@ -150,7 +151,7 @@ def test_extraction_calls_share_their_prefix_and_read_full_batches_across_tasks(
 
 
 def test_the_quality_rubric_has_anchors_for_every_score() -> None:
-    system = P.QUALITY.render(language="de", question="q", summary="s", tasks="t", answer="a", sources="x")[0].content
+    system = PS.QUALITY.render(language="de", question="q", summary="s", tasks="t", answer="a", sources="x")[0].content
     for dimension in ("grounding", "completeness", "structure", "citations"):
         line = next(line for line in system.splitlines() if line.startswith(f"- {dimension}:"))
         assert all(f"{n} " in line for n in (100, 70, 40, 0)), line
@@ -167,9 +168,12 @@ def test_wrong_language_questions_are_kept_when_the_model_cannot_do_better(harne
                for w in harness.of(ev.Warning))
 
 
-def test_a_task_stops_reading_when_a_full_batch_helped_nothing(harness, research_llm) -> None:  # noqa: ANN001
+def test_a_task_stops_reading_when_a_full_batch_helped_nothing(harness, research_llm, monkeypatch) -> None:  # noqa: ANN001
     """Search results come best first: after a batch of them that helped nothing, the rest is not read
-    (a small model on a CPU spends half a minute a batch). One or two findings are their own summary."""
+    (a small model on a CPU spends half a minute a batch). One or two findings are their own summary.
+    Here no excerpt answers a task by its words either: the engine keeps none the model passed over
+    (``extraction.passed_over``; one it keeps is help, and the task reads on)."""
+    monkeypatch.setattr("desktop.engine.extraction.answers", lambda *_: False)
     harness.settings = harness.settings.changed(research={
         "extract_concurrency": 1,  # one batch a step: the first decides
         "extract_batch": 3,  # tasks of up to 6 excerpts: two batches each
@@ -252,6 +256,12 @@ def test_a_slow_server_reads_fewer_excerpts_within_the_time_budget(harness, rese
     verdicts = [f.drift for f in research.findings]
     assert verdicts and all(v.reason_key in ("drift_by_reading", "drift_answers") for v in verdicts)
     assert any(v.reason_key == "drift_by_reading" for v in verdicts)
+    # and the answer in its brief shape: one statement per task that found something, no details or open points
+    assert research_llm.calls["BriefAnswer"] == 1 and not research_llm.calls["SynthesisAnswer"]
+    found = len({f.task_id for f in research.findings if f.id in state.later.synthesis.sources})
+    system = _calls(harness, "synthesis.write")[0].messages[0]["content"]
+    assert f"statements: at most {max(2, found)}," in system and "open:" not in system
+    assert state.later.synthesis.answer.strip()
 
 
 def test_with_time_left_the_model_may_ask_for_more_text_and_rates_its_answer(harness, research_llm) -> None:  # noqa: ANN001
@@ -260,6 +270,7 @@ def test_with_time_left_the_model_may_ask_for_more_text_and_rates_its_answer(har
     state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
     assert not any(P.NO_TIME_FOR_REQUESTS in c.messages[1]["content"] for c in _calls(harness, "research.extract"))
     assert _calls(harness, "synthesis.quality") and state.later.report.quality.assessed
+    assert research_llm.calls["SynthesisAnswer"] and not research_llm.calls["BriefAnswer"]  # the full shape
 
 
 def test_without_a_time_budget_every_task_reads_what_the_settings_allow(harness, research_llm) -> None:  # noqa: ANN001

@@ -162,6 +162,9 @@ class ResearchLLM:
                                                   for i in range(self.plan_items)]}
         if title == "SynthesisAnswer":
             return self.synthesis(language, prompt)
+        if title == "BriefAnswer":  # under a binding time budget: the same statements, in one list
+            full = self.synthesis(language, prompt)
+            return {"statements": full["answer"] + full["details"]}
         if title == "TaskSummaryAnswer":
             return {"summary": t["summary"], "key_points": [t["task"]], "open_questions": []}
         if title == "DriftScores":

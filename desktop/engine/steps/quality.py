@@ -4,14 +4,14 @@ model's own rating of its answer only where there is time for it, shown as that.
 Seen: a 1.5B model rating its own answer 400/400 while the answer's open points held a garbled copy of
 the plan's scope. So the section leads with what is counted: the answer's sentences that cite a source,
 quotes verified verbatim in their source, the answer's figures that stand in the quotes it cites,
-references followed, and the sources read of those the engine gathered. The self-rating (``P.QUALITY``,
+references followed, and the sources read of those the engine gathered. The self-rating (``PS.QUALITY``,
 an anchored rubric) runs when the run's time budget leaves room for it; a low one asks for one focused
 revision."""
 
 from __future__ import annotations
 
 from desktop.engine import events as ev
-from desktop.engine import prompts as P
+from desktop.engine import prompts_synthesis as PS
 from desktop.engine.excerpts import measured_speed, prompt_cost
 from desktop.engine.coverage import cited_tasks
 from desktop.engine.estimate import QUALITY, remaining_budget
@@ -20,7 +20,7 @@ from desktop.engine.research_state import Finding
 from desktop.engine.schemas import QualityAnswer
 from desktop.engine.sentences import sentences
 from desktop.engine.step_context import StepContext
-from desktop.engine.citation_support import amounts
+from desktop.engine.citation_support import amounts, stated_amounts
 from desktop.report.labels import LABELS
 from desktop.report.model import Quality
 
@@ -71,7 +71,7 @@ def figures_in_quotes(answer: str, sources: list[Finding]) -> tuple[int, int]:
     found = total = 0
     for sentence in _sentences(without_open_points(answer)):
         cited = [sources[int(n) - 1] for n in MARKER.findall(sentence) if 1 <= int(n) <= len(sources)]
-        quoted = set().union(*(amounts(q.display or "") for f in cited for q in f.verified_quotes)) if cited else set()
+        quoted = set().union(*(stated_amounts(q.display or "") for f in cited for q in f.verified_quotes)) if cited else set()
         stated = amounts(MARKER.sub("", sentence))
         total += len(stated)
         found += len(stated & quoted)
@@ -113,7 +113,7 @@ def _time_for_rating(ctx: StepContext, values: dict[str, object]) -> bool:
     speed = measured_speed(ctx.llm)
     if left is None or speed is None:
         return True
-    prompt = prompt_cost(ctx.llm.count_tokens, P.QUALITY.render(language=ctx.state.language, **values), QualityAnswer)
+    prompt = prompt_cost(ctx.llm.count_tokens, PS.QUALITY.render(language=ctx.state.language, **values), QualityAnswer)
     return prompt / speed[0] + QUALITY[1] / speed[1] <= left
 
 
@@ -126,7 +126,7 @@ async def quality(ctx: StepContext) -> str:
               "sources": _cited_text(sources, syn.answer) or "(no sources cited)"}
     answer, rated = NOT_RATED, False
     if _time_for_rating(ctx, values):
-        answer = await ctx.ask_or(lambda: NOT_RATED, P.QUALITY, QualityAnswer, **values)
+        answer = await ctx.ask_or(lambda: NOT_RATED, PS.QUALITY, QualityAnswer, **values)
         rated = answer is not NOT_RATED
     first = syn.quality
     syn.quality = measured(ctx, answer, rated)

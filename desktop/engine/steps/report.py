@@ -5,7 +5,7 @@ rectangles; findings by tier, what the drift filter removed and why, quality, ru
 from __future__ import annotations
 
 from desktop.engine import events as ev
-from desktop.engine.citation_support import amounts, support
+from desktop.engine.citation_support import amounts, stated_amounts, support
 from desktop.engine.claims import citing, claims
 from desktop.engine.findings import MARKER, kept_findings
 from desktop.engine.narrate import ENGLISH
@@ -47,7 +47,7 @@ def _best_quote(f: Finding, claims_of: list[str], language: str) -> QuoteRecord 
     Millisievert" and a longer sentence on "10 Millisievert"; the claim on 400 was shown the longer one.)"""
     def fit(q: QuoteRecord) -> tuple[int, float, int]:
         text = q.display or ""
-        figures = sum(len(amounts(c) & amounts(text)) for c in claims_of)
+        figures = sum(len(amounts(c) & stated_amounts(text)) for c in claims_of)
         return figures, max((support(c, text, language) for c in claims_of), default=0.0), len(text)
     return max(f.verified_quotes, key=fit, default=None)
 
@@ -75,7 +75,7 @@ def _report_finding(f: Finding, cited_as: dict[str, int], origins: dict[str, str
     return ReportFinding(
         tier=f.tier, task_id=f.task_id, text=f.heading, doc=f.doc, doc_id=f.doc_id, path=paths.get(f.doc_id, ""),
         page=f.page, section=f.section,
-        citation=cited_as.get(f.id), relevance=f.relevance,
+        citation=cited_as.get(f.id), relevance=f.relevance, picked_by_engine=f.picked_by_engine,
         quotes=[QuoteView(text=q.display or "", verified=True, match=q.match, page=q.page, rects=q.rects,
                           table_header=q.table_header) for q in f.verified_quotes],
         paraphrases=[q.proposed for q in f.quotes if not q.verified],

@@ -12,23 +12,33 @@ findings (``Synthesis.fallback``)."""
 from __future__ import annotations
 
 from desktop.engine import events as ev
-from desktop.engine import prompts as P
+from desktop.engine import prompts_synthesis as PS
 from desktop.engine.answer import Rendered, cited_numbers, plain, render, unquote_unverified
 from desktop.engine.checks import language_check
 from desktop.engine.coverage import completed
-from desktop.engine.findings import kept_findings, source_block, tasks_text
+from desktop.engine.findings import BRIEF_SOURCE_CHARS, SOURCE_CHARS, kept_findings, source_block, tasks_text
 from desktop.engine.research_state import Finding
-from desktop.engine.schemas import SynthesisAnswer
+from desktop.engine.schemas import SynthesisAnswer, brief_answer
 from desktop.engine.step_context import StepContext
 from desktop.engine.citation_support import supporting
 from desktop.llm.types import BadOutput, PromptTooLong
+
+
+def brief(ctx: StepContext) -> bool:
+    """Whether the answer takes its brief shape (``PS.SYNTHESIS_BRIEF``): under a binding time budget, whose
+    minutes go to reading."""
+    return ctx.state.later.research.budget_binds
+
+
+def _chars(ctx: StepContext) -> int:
+    return BRIEF_SOURCE_CHARS if brief(ctx) else SOURCE_CHARS
 
 
 def numbered_sources(ctx: StepContext, budget: int) -> list[Finding]:
     """The findings the synthesis may cite, strongest first, within ``budget`` tokens."""
     chosen, used = [], 0
     for f in kept_findings(ctx):
-        cost = ctx.llm.count_tokens(source_block(len(chosen) + 1, f))
+        cost = ctx.llm.count_tokens(source_block(len(chosen) + 1, f, _chars(ctx)))
         if used + cost > budget:
             break
         chosen.append(f)
@@ -44,7 +54,7 @@ def _values(ctx: StepContext, sources: list[Finding]) -> dict[str, object]:
         "scope": anchor.scope if anchor and anchor.scope else "-",
         "avoid": "; ".join(anchor.avoid) if anchor and anchor.avoid else "-",
         "tasks": tasks_text(ctx, sources),
-        "sources": "\n".join(source_block(i, f) for i, f in enumerate(sources, 1)) or "(none)",
+        "sources": "\n".join(source_block(i, f, _chars(ctx)) for i, f in enumerate(sources, 1)) or "(none)",
     }
 
 
@@ -57,9 +67,9 @@ def _check(sources: list[str], language: str):  # noqa: ANN202
         if problem := in_language(value):  # words of another language cannot match the sources' either
             return problem
         if not any(cited_numbers(s, len(sources)) for s in statements):
-            return P.NO_CITED_STATEMENT.format(n=len(sources))
+            return PS.NO_CITED_STATEMENT.format(n=len(sources))
         if not any(supporting(plain(s.text), cited_numbers(s, len(sources)), sources, language) for s in statements):
-            return P.NOT_SUPPORTED
+            return PS.NOT_SUPPORTED
         return None
 
     return check
@@ -68,13 +78,17 @@ def _check(sources: list[str], language: str):  # noqa: ANN202
 def synthesis_budget(ctx: StepContext, context: int) -> int:
     """Tokens of sources the synthesis may read: the setting, within the model's context after the
     instructions and the longest answer."""
-    return max(500, min(ctx.settings.synthesis_context_tokens, context - P.SYNTHESIS.max_tokens - 1500))
+    return max(500, min(ctx.settings.synthesis_context_tokens, context - PS.SYNTHESIS.max_tokens - 1500))
 
 
 async def _compose(ctx: StepContext, sources: list[Finding], feedback: str) -> SynthesisAnswer:
-    texts = [_support_text(f) for f in sources]
-    return await ctx.ask(P.SYNTHESIS, SynthesisAnswer, _check(texts, ctx.state.language), feedback=feedback,
-                         **_values(ctx, sources))
+    check = _check([_support_text(f) for f in sources], ctx.state.language)
+    if not brief(ctx):
+        return await ctx.ask(PS.SYNTHESIS, SynthesisAnswer, check, feedback=feedback, **_values(ctx, sources))
+    n = max(2, len({f.task_id for f in sources}))  # a statement for each task that found something
+    answer = await ctx.ask(PS.SYNTHESIS_BRIEF, brief_answer(n), lambda v: check(v.full()), feedback=feedback,  # type: ignore[attr-defined]
+                           n=n, **_values(ctx, sources))
+    return answer.full()
 
 
 async def _quote_sources(ctx: StepContext, sources: list[Finding]) -> list[str]:
@@ -90,7 +104,12 @@ async def _quote_sources(ctx: StepContext, sources: list[Finding]) -> list[str]:
 def _support_text(f: Finding) -> str:
     """What a finding says: its information and its verified quotes (not the whole chunk, where any "nicht"
     would seem to support any denial)."""
-    return "\n".join([f.info, *(q.display or "" for q in f.verified_quotes)])
+    return "\n".join([f.info, _quoted(f)])
+
+
+def _quoted(f: Finding) -> str:
+    """The finding's own words from the document: its verified quotes (where a statement's figure must stand)."""
+    return "\n".join(q.display or "" for q in f.verified_quotes)
 
 
 def aims(ctx: StepContext) -> list[str]:
@@ -112,7 +131,8 @@ def _restated(ctx: StepContext) -> list[str]:
 async def _adopt(ctx: StepContext, draft: SynthesisAnswer, sources: list[Finding], attempt: int) -> bool:
     """The draft as the run's answer; whether any of the model's statements stood."""
     syn = ctx.state.later.synthesis
-    shown: Rendered = render(draft, [_support_text(f) for f in sources], ctx.state.language, aims(ctx), _restated(ctx))
+    shown: Rendered = render(draft, [_support_text(f) for f in sources], ctx.state.language, aims(ctx), _restated(ctx),
+                             documents=[_quoted(f) for f in sources])
     answer, syn.sources = completed(ctx, shown.markdown, [f.id for f in sources])  # every task that found something
     by_id = {f.id: f for f in ctx.state.later.research.findings}
     syn.answer, syn.quotations, syn.quotations_verified = unquote_unverified(
@@ -158,7 +178,7 @@ async def revise(ctx: StepContext) -> str:
     assert syn.quality is not None
     by_id = {f.id: f for f in ctx.state.later.research.findings}
     sources = [by_id[i] for i in syn.sources]
-    feedback = P.REVISION_REQUEST.format(notes=syn.quality.notes or "(no notes)", answer=syn.answer)
+    feedback = PS.REVISION_REQUEST.format(notes=syn.quality.notes or "(no notes)", answer=syn.answer)
     try:
         draft = await _compose(ctx, sources, feedback)
     except (BadOutput, PromptTooLong) as exc:

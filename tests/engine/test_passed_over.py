@@ -1,0 +1,68 @@
+"""Evidence the model passed over (``extraction.passed_over``): an excerpt the engine gathered, left out of the
+model's reading, whose shown sentences answer a task of the plan, is kept as a finding marked as the
+engine's pick. Seen with a 1.5B model on the laws-de research questions: excerpts stating "fünf
+Arbeitstage", "sechs Monate" and "zwölf Monate" for the deadlines asked for, each left out."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from support import fake_ollama_replies as replies
+from support.research_llm import QUESTION_DE
+
+from desktop.engine.extraction import PASSED_OVER, passed_over
+from desktop.engine.schemas import ExcerptReading
+from desktop.engine.state import Todo
+from desktop.report.markdown import to_markdown
+
+TASKS = [Todo(id=0, task="Welche Fristen gelten für die Abgabe radioaktiver Abfälle?"),
+         Todo(id=1, task="Was muss er vor der Abgabe vom Empfänger einholen?"),
+         Todo(id=2, task="Mit welchem Vorlauf ist die Abgabe der Behörde mitzuteilen und ein noch nicht "
+                         "feststehendes Beförderungsdatum nachzumelden?")]
+DEADLINES = {1: "(2) Wer radioaktive Abfälle zur Beförderung abgibt, ist verpflichtet, dies der für ihn zuständigen "
+                "Behörde mindestens fünf Arbeitstage vor Beginn der Beförderung mitzuteilen.",
+             2: "Kann das Datum der Beförderung in der Transportmeldung noch nicht verbindlich genannt werden, ist "
+                "dieses mindestens zwei Arbeitstage vor dem Beginn der Beförderung nachzumelden."}
+PACKAGING = {1: "(3) Behälter oder sonstige Einheiten zur Verpackung radioaktiver Abfälle sind mit einer Kennzeichnung "
+                "nach Anlage Teil B zu versehen."}
+
+
+def _reader(**texts: dict[int, str]) -> SimpleNamespace:
+    return SimpleNamespace(sources={label: SimpleNamespace(item=SimpleNamespace(task_id=1)) for label in texts})
+
+
+def test_an_excerpt_left_out_that_answers_another_task_is_kept() -> None:
+    """S1 was gathered for task 1 and answers task 2 (the excerpt stood first in task 1's search)."""
+    reader = _reader(S1=DEADLINES, S2=PACKAGING, S3=DEADLINES)
+    sentences = {"S1": DEADLINES, "S2": PACKAGING, "S3": DEADLINES}
+    read = {"S3": ExcerptReading(excerpt="S3", relevance=3, quote=[1])}
+    rescued = passed_over(reader, read, sentences, TASKS, "de")  # type: ignore[arg-type]
+    assert set(rescued) == {"S1"}  # S2 answers nothing, S3 the model read
+    assert rescued["S1"].relevance == PASSED_OVER
+    assert passed_over(reader, read, sentences, TASKS[1:2], "de") == {}  # task 1 alone: it answers nothing
+
+
+def test_text_served_on_request_is_not_the_engines_to_keep() -> None:
+    reader = SimpleNamespace(sources={"S1": SimpleNamespace(item=None)})
+    assert passed_over(reader, {}, {"S1": DEADLINES}, TASKS, "de") == {}  # type: ignore[arg-type]
+
+
+def test_a_run_keeps_what_the_model_passed_over_and_the_report_says_who_picked_it(harness, research_llm) -> None:  # noqa: ANN001
+    """The scripted model reads only the first excerpt of each batch; the others that state the annual limit
+    the question asks for are findings all the same, and the report marks them."""
+    def first_only(request):  # noqa: ANN001, ANN202
+        reading = research_llm.extraction("de", request.body)
+        return replies.as_json({"readings": reading["readings"][:1], "requests": []})
+
+    research_llm.plan_items = 1
+    research_llm.overrides["ExtractionBatch"] = first_only
+    state = harness.run(lambda engine: engine.start(QUESTION_DE, "Sample", auto=True))
+    state = harness.run(lambda engine: engine.approve(state.run_id))
+    findings = state.later.research.findings
+    picked = [f for f in findings if f.picked_by_engine]
+    assert picked and len(picked) < len(findings)
+    assert all(f.verified_quotes and f.relevance == round(PASSED_OVER / 3, 3) for f in picked)
+    report = state.later.report
+    shown = [f for group in (report.findings.primary, report.findings.secondary) for f in group if f.picked_by_engine]
+    assert len(shown) == len(picked)
+    assert to_markdown(report).count("vom Modell übergangen") == len(picked)  # a German report says it in German
