@@ -17,7 +17,9 @@ _NEGATION = re.compile(r"\b(?:nicht|nichts|kein\w*|nie|niemals|weder|ohne|not|no
                        r"cannot)\b|n't\b")
 
 
-_NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*")
+# A number joined to a word by a hyphen names something ("Radon-222", "Cs-137"); it states no amount (seen: the
+# "222" of Radon-222 counted as the figure of every quote on radon, and the quote without the period won).
+_NUMBER = re.compile(r"(?<![\w.,])(?<![^\W\d_]-)\d+(?:[.,]\d+)*")
 # Numbers that point somewhere instead of stating an amount: "§ 25", "Absatz 3", "Nr. 1 bis 4", a list's
 # "3. die …" and a paragraph's "(2)" (seen: "ist 3 Jahre [1]" passed on a source's list item "3. die …").
 _POINTERS = re.compile(

@@ -129,18 +129,22 @@ def completed(ctx: StepContext, answer: str, sources: list[str]) -> tuple[str, l
     for task in state.plan.items:
         if task.id == 0 and len(state.plan.items) > 1:
             continue  # the question itself is answered by whatever the answer says of its tasks
+        # a part of the question is weighed by its own words: the whole question, which holds every part, made
+        # the quote that shared most of its words the best for each part (seen: the question's first finding,
+        # stating no period, was the best quote for the part that asks for one, laws-research-03)
+        question = "" if state.plan.by_parts else state.question
         # a finding one line shows already gives way to the task's next best: each line its own evidence
         candidates = [f for f in _candidates(task, kept, state.doc_language, state.language) if f.id not in shown]
-        best = _best(task, state.question, candidates, state.doc_language, state.language)
+        best = _best(task, question, candidates, state.doc_language, state.language)
         if best is None:
             continue
         if (task.id in covered or best.id in cited) and \
-                not _unstated(task, best, answer, state.doc_language, state.question, state.language):
+                not _unstated(task, best, "\n".join([answer, *lines]), state.doc_language, question, state.language):
             continue
         shown.add(best.id)
         if best.id not in sources:
             sources.append(best.id)
-        lines.append(_line(task, best, sources.index(best.id) + 1, state.language, state.question, state.doc_language))
+        lines.append(_line(task, best, sources.index(best.id) + 1, state.language, question, state.doc_language))
     if not lines:
         return answer, sources
     labels = LABELS["de" if state.language == "de" else "en"]

@@ -127,11 +127,54 @@ def find_loop(text: str) -> str | None:
     return None
 
 
-def judge(completion: Completion, schema: type[BaseModel], check: Check | None) -> Verdict:
+_CLOSE = {"{": "}", "[": "]"}
+
+
+def _item_ends(body: str) -> list[tuple[int, str]]:
+    """Where a complete item of a list ends in ``body`` (an answer's JSON, perhaps cut off), each with the
+    brackets that close what is still open there."""
+    ends: list[tuple[int, str]] = []
+    stack: list[str] = []
+    in_string = escaped = False
+    for i, ch in enumerate(body):
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (ch == "\\", ch != '"')
+            continue
+        if ch == '"':
+            in_string = True
+        elif ch in _CLOSE:
+            stack.append(ch)
+        elif ch in "}]" and stack:
+            stack.pop()
+            if stack and stack[-1] == "[":
+                ends.append((i + 1, "".join(_CLOSE[b] for b in reversed(stack))))
+    return ends
+
+
+def complete_items(text: str, schema: type[BaseModel]) -> tuple[BaseModel, int] | None:
+    """The answer as far as its list items were complete when the token limit cut it off, closed and
+    validated, with the number of characters left out; None when no such prefix makes a valid answer."""
+    body = split_thinking(text)[0].strip()
+    for end, closing in reversed(_item_ends(body)):
+        try:
+            return schema.model_validate(json.loads(body[:end] + closing)), len(body) - end
+        except ValueError:
+            continue
+    return None
+
+
+def judge(completion: Completion, schema: type[BaseModel], check: Check | None, keep_cut: bool = False) -> Verdict:
+    """``keep_cut``: an answer cut off at the token limit whose complete list items make a valid answer
+    that passes ``check`` is that answer (seen: a 1.5B model wrote its answer's statements, then the second
+    one three times more until the limit; the retry cost half a minute and wrote a worse answer)."""
     text = completion.text
     try:
         value = schema.model_validate(parse_json(text))
     except ValueError as exc:  # pydantic's ValidationError is a ValueError too
+        if completion.finish_reason == "length" and keep_cut and (kept := complete_items(text, schema)) \
+                and not (check is not None and check(kept[0])):
+            return Verdict("ok", value=kept[0], error=f"cut off at the token limit: the complete items before the cut "
+                                                      f"were kept ({kept[1]} characters left out)")
         if completion.finish_reason == "length":
             if phrase := find_loop(text):
                 return Verdict("loop", error=f"the answer repeated \u201c{phrase}\u201d until the token limit")
@@ -176,7 +219,7 @@ async def generate(host: Host, messages: list[Message], schema: type[T], options
     retries = host.settings.retries if opts.retries is None else opts.retries
     for number in range(1, retries + 2):
         completion = await host._send(prompt, call_opts, json_schema, number)
-        verdict = judge(completion, schema, check)
+        verdict = judge(completion, schema, check, opts.keep_cut)
         attempts.append(Attempt(raw=completion.text, error=verdict.error, usage=completion.usage))
         if verdict.kind == "ok":
             return Structured[schema](value=verdict.value, attempts=attempts, model=completion.model or model,

@@ -30,6 +30,8 @@ class CallOptions(_Model):
     timeout_s: float | None = Field(None, gt=0)
     purpose: str = Field("", description="what the call is for, for the audit trail ('clarify.analyze')")
     retries: int | None = Field(None, ge=0, le=5, description="extra tries of a structured answer (default: the settings')")
+    keep_cut: bool = Field(False, description="a structured answer cut off at the token limit keeps the complete list "
+                                              "items before the cut, where they make a valid answer")
 
 
 class Usage(_Model):

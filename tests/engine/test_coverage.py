@@ -107,3 +107,37 @@ def test_across_languages_a_finding_is_weighed_by_its_faithful_reading() -> None
     assert "100 mSv" not in shown and "mehr als 1 Millisievert" in shown
     # in one language nothing changes: the task's words are the quote's
     assert not _unstated(CATEGORY_TASK, right, answer, "de", "", "de")
+
+
+RADON_QUESTION = ("Ein Unternehmen hat Arbeitsplätze in einem Radongebiet. Innerhalb welcher Frist muss die "
+                  "Radon-222-Aktivitätskonzentration gemessen werden und über welche Gesamtdauer, und was gilt für "
+                  "die über das Jahr gemittelte Radon-222-Aktivitätskonzentration in Gebäuden mit Arbeitsplätzen?")
+RADON_PART = Todo(id=1, task="Innerhalb welcher Frist muss die Radon-222-Aktivitätskonzentration gemessen werden, "
+                             "über welche Gesamtdauer?")
+AREA = ("Für die über das Jahr gemittelte Radon-222-Aktivitätskonzentration in Gebäuden mit Arbeitsplätzen gilt ein "
+        "Referenzwert von 300 Becquerel je Kubikmeter.")
+DURATION = ("(1) Die Messungen der Radon-222-Aktivitätskonzentration sind nach den allgemein anerkannten Regeln der "
+            "Technik über eine Gesamtdauer von zwölf Monaten durchzuführen.")
+
+
+def test_a_part_of_the_question_gets_the_quote_that_answers_it_not_the_one_most_like_the_whole_question() -> None:
+    """laws-research-03 (1.5B model): the part asking for the measuring period got the quote most like the whole
+    question (which holds every part) as its best, not the one stating the period; and the "222" of Radon-222
+    counted as a figure of every quote on radon."""
+    from types import SimpleNamespace
+
+    from desktop.engine.citation_support import amounts
+    from desktop.engine.coverage import completed
+    from desktop.engine.state import Plan, RunState
+    from desktop.settings import Settings
+
+    assert amounts("Radon-222-Aktivitätskonzentration, Cs-137") == set() and amounts("5-10 Millisievert") == {"5", "10"}
+    area = _finding(AREA).model_copy(update={"id": "F4", "task_id": 1})
+    duration = _finding(DURATION).model_copy(update={"id": "F1", "task_id": 1})
+    state = RunState(run_id="r", question=RADON_QUESTION, database="Sample", language="de", doc_language="de",
+                     plan=Plan(items=[Todo(id=0, task=RADON_QUESTION), RADON_PART], by_parts=True))
+    state.later.research.findings = [area, duration]
+    ctx = SimpleNamespace(state=state, settings=Settings().research)
+    answer = "Ein Unternehmen in einem Radongebiet hat Pflichten [1]."
+    completed_answer, sources = completed(ctx, answer, ["F9"])  # type: ignore[arg-type]
+    assert "zwölf Monaten" in completed_answer and "300 Becquerel" not in completed_answer and sources == ["F9", "F1"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from support import fake_ollama_replies as replies
-from support.research_llm import QUESTION_DE, QUESTION_EN, excerpts, schema_title
+from support.research_llm import QUESTION_DE, QUESTION_EN, excerpts, prompt_text, schema_title
 
 from desktop.engine import events as ev
 from desktop.engine import prompts as P
@@ -262,6 +262,28 @@ def test_a_slow_server_reads_fewer_excerpts_within_the_time_budget(harness, rese
     system = _calls(harness, "synthesis.write")[0].messages[0]["content"]
     assert f"statements: at most {max(2, found)}," in system and "open:" not in system
     assert state.later.synthesis.answer.strip()
+
+
+def test_a_brief_answer_cut_off_while_repeating_a_statement_keeps_the_statements_before(harness, research_llm) -> None:  # noqa: ANN001
+    """Seen (laws-research-01, 1.5B model): three right statements, then the second three times more until the
+    token limit; the retry cost half a minute and wrote a worse answer. The complete statements are the answer."""
+    import json
+
+    def cut(request):  # noqa: ANN001, ANN202
+        statements = research_llm.synthesis("de", prompt_text(request.body))
+        items = (statements["answer"] + statements["details"])[:2]
+        kept.extend(i["text"].rstrip(".") for i in items)
+        text = json.dumps({"statements": items + [items[-1]] * 3})
+        return replies.Reply(text[: len(text) - 25], fault="truncated_json")
+
+    kept: list[str] = []
+    research_llm.plan_items = 3
+    research_llm.overrides["BriefAnswer"] = cut
+    harness.settings = harness.settings.changed(research={"reference_depth": 0, "time_budget_s": 8})
+    state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
+    [call] = _calls(harness, "synthesis.write")
+    assert len(call.attempts) == 1 and "were kept" in call.attempts[0]["error"]
+    assert state.later.synthesis.fallback is None and kept[0] in state.later.synthesis.answer
 
 
 def test_with_time_left_the_model_may_ask_for_more_text_and_rates_its_answer(harness, research_llm) -> None:  # noqa: ANN001

@@ -148,6 +148,47 @@ def test_a_cut_off_answer_is_asked_again_shorter_with_more_room(fake: FakeOllama
     assert "shorter" in second["messages"][-1]["content"]
 
 
+class Listing(BaseModel):
+    """Statements of an answer."""
+
+    items: list[Answer] = Field(min_length=1)
+
+
+ITEMS = [{"answer": f"Statement {i}.", "sources": [i]} for i in range(1, 5)]
+# cut off inside the third item (a model repeating a statement until its limit ends like this)
+CUT = json.dumps({"items": ITEMS}).split('{"answer": "Statement 3')[0] + '{"answer": "Statem'
+
+
+def _listing(fake: FakeOllama, kind: str, options: CallOptions, check: Any = None) -> Any:
+    async def main() -> Any:
+        b = make(fake, kind, [])
+        try:
+            return await b.generate_structured(ASK, Listing, options, check)
+        finally:
+            await b.aclose()
+
+    return asyncio.run(main())
+
+
+def test_a_cut_off_list_keeps_its_complete_items_where_the_call_asks_for_it(fake: FakeOllama, kind: str) -> None:
+    fake.script(replies.Reply(CUT, fault="truncated_json"))
+    result = _listing(fake, kind, CallOptions(keep_cut=True))
+    assert [i.answer for i in result.value.items] == ["Statement 1.", "Statement 2."]
+    assert len(result.attempts) == 1 and "complete items before the cut were kept" in (result.attempts[0].error or "")
+    # not asked for, or failing the call's check: asked again, as any cut-off answer
+    fake.script(replies.Reply(CUT, fault="truncated_json"), {"items": ITEMS})
+    assert len(_listing(fake, kind, CallOptions()).value.items) == 4
+    fake.script(replies.Reply(CUT, fault="truncated_json"), {"items": ITEMS})
+    three = _listing(fake, kind, CallOptions(keep_cut=True), check=lambda v: None if len(v.items) > 2 else "too few")
+    assert len(three.value.items) == 4 and len(three.attempts) == 2
+
+
+def test_a_cut_off_answer_without_a_complete_item_is_asked_again(fake: FakeOllama, kind: str) -> None:
+    fake.script(replies.Reply('{"items": [{"answer": "Statem', fault="truncated_json"), {"items": ITEMS})
+    result = _listing(fake, kind, CallOptions(keep_cut=True))
+    assert len(result.attempts) == 2 and "cut off at the token limit before" in (result.attempts[0].error or "")
+
+
 def test_more_room_stays_within_the_context_budget(fake: FakeOllama) -> None:
     fake.script(replies.truncated_json(GOOD), GOOD)
     long_system = Message(role="system", content="Gy " * 1400)  # 1400 tokens to the fake, as many estimated

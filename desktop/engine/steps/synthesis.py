@@ -24,6 +24,9 @@ from desktop.engine.citation_support import supporting
 from desktop.llm.types import BadOutput, PromptTooLong
 
 
+BRIEF_TOKENS = 80  # the most a brief statement takes (German, with its sources; measured: 50-80)
+
+
 def brief(ctx: StepContext) -> bool:
     """Whether the answer takes its brief shape (``PS.SYNTHESIS_BRIEF``): under a binding time budget, whose
     minutes go to reading."""
@@ -82,13 +85,27 @@ def synthesis_budget(ctx: StepContext, context: int) -> int:
 
 
 async def _compose(ctx: StepContext, sources: list[Finding], feedback: str) -> SynthesisAnswer:
+    """The model's answer; one cut off at the token limit keeps its complete statements (a small model repeats
+    a statement until the limit: the statements before are the answer, a retry costs half a minute)."""
     check = _check([_support_text(f) for f in sources], ctx.state.language)
     if not brief(ctx):
-        return await ctx.ask(PS.SYNTHESIS, SynthesisAnswer, check, feedback=feedback, **_values(ctx, sources))
-    n = max(2, len({f.task_id for f in sources}))  # a statement for each task that found something
+        return await ctx.ask(PS.SYNTHESIS, SynthesisAnswer, check, feedback=feedback, keep_cut=True,
+                             **_values(ctx, sources))
+    n = _statements(ctx, sources)
     answer = await ctx.ask(PS.SYNTHESIS_BRIEF, brief_answer(n), lambda v: check(v.full()), feedback=feedback,  # type: ignore[attr-defined]
+                           keep_cut=True, answer_tokens=min(PS.SYNTHESIS_BRIEF.max_tokens, BRIEF_TOKENS * n + 40),
                            n=n, **_values(ctx, sources))
     return answer.full()
+
+
+def _statements(ctx: StepContext, sources: list[Finding]) -> int:
+    """The brief answer's statements: one for each task that found something, the question itself not
+    counted where its parts are tasks (their statements answer it)."""
+    tasks = {f.task_id for f in sources}
+    plan = ctx.state.plan
+    if plan is not None and plan.by_parts and len(tasks - {0}) > 0:
+        tasks -= {0}
+    return max(2, len(tasks))
 
 
 async def _quote_sources(ctx: StepContext, sources: list[Finding]) -> list[str]:
