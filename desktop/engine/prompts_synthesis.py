@@ -94,5 +94,3 @@ REVISION_REQUEST = ("A reviewer found these problems in your previous answer:\n{
 NO_CITED_STATEMENT = "No statement names a source number between 1 and {n}. Give every statement its sources."
 NOT_SUPPORTED = ("No statement is said by the sources it names. Build each statement from its sources, with their "
                  "words and numbers, and name only those sources.")
-ASKED_BACK = ("Every statement is a question. A statement answers its task with what the sources say, for example the "
-              "period or limit a verified quote states; do not repeat the tasks.")

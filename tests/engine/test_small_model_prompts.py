@@ -286,20 +286,6 @@ def test_a_brief_answer_cut_off_while_repeating_a_statement_keeps_the_statements
     assert state.later.synthesis.fallback is None and kept[0] in state.later.synthesis.answer
 
 
-def test_an_answer_that_writes_the_tasks_back_as_questions_is_asked_for_again(harness, research_llm) -> None:  # noqa: ANN001
-    """Seen (laws-research-05, 1.5B model, brief answer): one statement per part, each the part's question; every
-    one was left out and the answer became the evidence by part."""
-    research_llm.plan_items = 3
-    research_llm.once["BriefAnswer"] = [{"statements": [
-        {"text": "Welche effektive Jahresdosis darf eine beruflich exponierte Person höchstens erhalten?", "sources": [1]},
-        {"text": "Welche Ausnahmen kann die Behörde zulassen?", "sources": [2]}]}]
-    harness.settings = harness.settings.changed(research={"reference_depth": 0, "time_budget_s": 8})
-    state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
-    [call] = _calls(harness, "synthesis.write")
-    assert len(call.attempts) == 2 and "Every statement is a question" in call.attempts[0]["error"]
-    assert state.later.synthesis.fallback is None and not state.later.synthesis.answer.startswith("**")
-
-
 def test_with_time_left_the_model_may_ask_for_more_text_and_rates_its_answer(harness, research_llm) -> None:  # noqa: ANN001
     harness.settings = harness.settings.changed(research={"time_budget_s": 0})  # no limit
     research_llm.plan_items = 1

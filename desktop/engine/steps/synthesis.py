@@ -19,7 +19,6 @@ from desktop.engine.coverage import completed
 from desktop.engine.findings import BRIEF_SOURCE_CHARS, SOURCE_CHARS, kept_findings, source_block, tasks_text
 from desktop.engine.research_state import Finding
 from desktop.engine.schemas import SynthesisAnswer, brief_answer
-from desktop.engine.statements import question
 from desktop.engine.step_context import StepContext
 from desktop.engine.citation_support import supporting
 from desktop.llm.types import BadOutput, PromptTooLong
@@ -67,11 +66,9 @@ def _check(sources: list[str], language: str):  # noqa: ANN202
 
     def check(value: object) -> str | None:
         answer: SynthesisAnswer = value  # type: ignore[assignment]
-        statements = [s for s in answer.answer + answer.details if not question(s.text)]
+        statements = answer.answer + answer.details
         if problem := in_language(value):  # words of another language cannot match the sources' either
             return problem
-        if not statements:  # seen (laws-research-05, brief answer): each part written back as a question
-            return PS.ASKED_BACK
         if not any(cited_numbers(s, len(sources)) for s in statements):
             return PS.NO_CITED_STATEMENT.format(n=len(sources))
         if not any(supporting(plain(s.text), cited_numbers(s, len(sources)), sources, language) for s in statements):
