@@ -46,13 +46,9 @@ def _quote(f: Finding, aim: str, language: str) -> str:
     return " ".join((best.display or "").split())
 
 
-def _quoted(f: Finding) -> str:
-    return " ".join(q.display or "" for q in f.verified_quotes)
-
-
 def faithful(f: Finding) -> bool:
     """The finding's reading states no figure its verified quotes do not."""
-    return stated_amounts(f.info) <= stated_amounts(_quoted(f))
+    return stated_amounts(f.info) <= stated_amounts(f.quoted)
 
 
 def _by_reading(f: Finding, answer_language: str | None, language: str) -> bool:

@@ -83,6 +83,11 @@ class Finding(_Model):
         ('§ 78 Grenzwerte für beruflich exponierte Personen'); its quotes say what it holds."""
         return self.info or " ".join(x for x in (self.section, self.title) if x) or f"{self.doc}, p. {self.page}"
 
+    @property
+    def quoted(self) -> str:
+        """Its verified quotes' text, one after another: the document's own words (where a figure must stand)."""
+        return "\n".join(q.display or "" for q in self.verified_quotes)
+
     def said(self, limit: int = 400) -> str:
         """Its verified quotes as one line (what it says, in the document's words), at most ``limit`` characters."""
         text = " … ".join(" ".join((q.display or "").split()) for q in self.verified_quotes) or self.info

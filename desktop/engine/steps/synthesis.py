@@ -121,12 +121,7 @@ async def _quote_sources(ctx: StepContext, sources: list[Finding]) -> list[str]:
 def _support_text(f: Finding) -> str:
     """What a finding says: its information and its verified quotes (not the whole chunk, where any "nicht"
     would seem to support any denial)."""
-    return "\n".join([f.info, _quoted(f)])
-
-
-def _quoted(f: Finding) -> str:
-    """The finding's own words from the document: its verified quotes (where a statement's figure must stand)."""
-    return "\n".join(q.display or "" for q in f.verified_quotes)
+    return "\n".join([f.info, f.quoted])
 
 
 def aims(ctx: StepContext) -> list[str]:
@@ -149,7 +144,7 @@ async def _adopt(ctx: StepContext, draft: SynthesisAnswer, sources: list[Finding
     """The draft as the run's answer; whether any of the model's statements stood."""
     syn = ctx.state.later.synthesis
     shown: Rendered = render(draft, [_support_text(f) for f in sources], ctx.state.language, aims(ctx), _restated(ctx),
-                             documents=[_quoted(f) for f in sources])
+                             documents=[f.quoted for f in sources])
     answer, syn.sources = completed(ctx, shown.markdown, [f.id for f in sources])  # every task that found something
     by_id = {f.id: f for f in ctx.state.later.research.findings}
     syn.answer, syn.quotations, syn.quotations_verified = unquote_unverified(
