@@ -22,8 +22,8 @@ _NEGATION = re.compile(r"\b(?:nicht|nichts|kein\w*|nie|niemals|weder|ohne|not|no
 _NUMBER = re.compile(r"(?<![\w.,])(?<![^\W\d_]-)\d+(?:[.,]\d+)*")
 # Numbers that point somewhere instead of stating an amount: "§ 25", "Absatz 3", "Nr. 1 bis 4", a list's
 # "3. die …" and a paragraph's "(2)" (seen: "ist 3 Jahre [1]" passed on a source's list item "3. die …").
-_POINTERS = re.compile(
-    r"(?:§§?|\b(?:Abs|Nr|Art|Buchst|lit|Kap|Sec|para)\.|\b(?:Absatz|Absätze|Nummer|Nummern|Satz|Sätze|Anlage|Anhang|"
+POINTERS = re.compile(
+    r"(?:§§?|\b(?:Abs|Nr|Art|Buchst|lit|Kap|Sec|para)\.|\b(?:Absatz|Absatzes|Absätze|Nummer|Nummern|Satz|Satzes|Sätze|Anlage|Anhang|"
     r"Artikel|Buchstabe|Teil|Kapitel|Abschnitt|Section|Article|Annex|Chapter|Paragraph|Schedule|Part)\b)"
     r"\s*\d+\w*(?:\s*(?:,|und|bis|oder|and|to|or|-)\s*\d+\w*)*"
     r"|(?<![\w.,])\d+\.(?=\s+(?-i:[a-zäöüß]))|\(\d+[a-z]?\)", re.I)
@@ -32,21 +32,21 @@ _POINTERS = re.compile(
 def amounts(text: str) -> set[str]:
     """The numbers a text states as amounts (limits, periods, counts), in the lexical index's form ("0,3"
     and "0.3" as "0_3"); section, paragraph and list numbers left out."""
-    return {re.sub(r"[.,]", "_", n) for n in _NUMBER.findall(_POINTERS.sub(" ", text))}
+    return {re.sub(r"[.,]", "_", n) for n in _NUMBER.findall(POINTERS.sub(" ", text))}
 
 
 # Amounts written as words ("vier Wochen", "six months"); "ein"/"one" are articles as often as numbers.
-_WORD_VALUES = {w: str(v) for v, words in {
+WORD_VALUES = {w: str(v) for v, words in {
     2: "zwei two", 3: "drei three", 4: "vier four", 5: "fünf five", 6: "sechs six", 7: "sieben seven",
     8: "acht eight", 9: "neun nine", 10: "zehn ten", 11: "elf eleven", 12: "zwölf twelve", 20: "zwanzig twenty",
     30: "dreißig thirty", 40: "vierzig forty", 50: "fünfzig fifty", 60: "sechzig sixty"}.items() for w in words.split()}
-_NUMBER_WORD = re.compile(r"\b(" + "|".join(_WORD_VALUES) + r")\b", re.I)
+_NUMBER_WORD = re.compile(r"\b(" + "|".join(WORD_VALUES) + r")\b", re.I)
 
 
 def stated_amounts(text: str) -> set[str]:
     """``amounts`` and the amounts a text writes as words, as digits: what a source states, so that "4 weeks"
     is found in "vier Wochen" (an English answer over German statutes, or a model writing digits)."""
-    return amounts(text) | {_WORD_VALUES[m.casefold()] for m in _NUMBER_WORD.findall(text)}
+    return amounts(text) | {WORD_VALUES[m.casefold()] for m in _NUMBER_WORD.findall(text)}
 
 
 # A German separable verb's zu-infinitive: "aufzubewahren" is "aufbewahren" (a question asks what is "aufzubewahren",

@@ -1,7 +1,7 @@
 """Every task the research found evidence for is in the answer: where the model's statements leave a task
 of the plan out, or cite it without a figure its best verified quote states for it, the answer gets that
 quote, cited, under a heading of its own. A task's evidence is its own findings and any other finding whose
-quote answers it (``focus.answers``): what one part gathered, the next does not gather again.
+quotes answer it (``focus.answers``): what one part gathered, the next does not gather again.
 
 Seen with a 1.5B model on a question that asked for five facts: the evidence held all five, the model wrote
 three statements and stopped. In --auto a question that asks several things is planned by its parts
@@ -11,6 +11,12 @@ language), never a sentence the engine makes up. Seen (laws-research-11): a stat
 states "sechs Monate" for the deadline asked for and said no period; the period stood in no line of the
 answer.
 
+A plan by the question's parts shows every part's evidence, whatever the statements say: the brief answer a
+small model writes under a binding budget gives a part one sentence, often without its figure or with a wrong
+one, and the reviewer checks it against the document's sentence. A line is one sentence (the one that answers
+the part best), not the start of a passage; a part's best finding adds the sentences that state other figures
+of the kind the part asks for (``figure_kinds``) that the answer lacks.
+
 Over documents in another language the task's words are not the quote's, so a finding is weighed by its
 reading, the line the model wrote in the answer's language — where that reading states no figure its quotes
 do not (``faithful``); one that does is shown by its quote (seen, laws-research-12: "category A above 100
@@ -18,15 +24,18 @@ mSv" read from a quote of "mehr als 1 Millisievert")."""
 
 from __future__ import annotations
 
-from desktop.engine.citation_support import stated_amounts
+from desktop.engine.citation_support import stated_amounts, support
+from desktop.engine.figure_kinds import asked_kinds, new_figures
 from desktop.engine.findings import MARKER, kept_findings
-from desktop.engine.focus import answers, asks_for_figure, figures, score
+from desktop.engine.focus import MIN_OVERLAP, answers, asks_for_figure, figures, score
 from desktop.engine.research_state import Finding
+from desktop.engine.sentences import in_context, units
 from desktop.engine.state import Todo
 from desktop.engine.step_context import StepContext
 from desktop.report.labels import LABELS, QUOTE_MARKS
 
 MAX_CHARS = 320  # a quote in the answer: the sentence that states it, not the whole passage
+MORE_PER_TASK = 2  # lines per task, besides its best, for figures of the kind it asks for the answer lacks
 
 
 def cited_tasks(answer: str, sources: list[str], findings: dict[str, Finding]) -> set[int]:
@@ -39,11 +48,22 @@ def _aim(task: Todo, question: str) -> str:
     return f"{question}\n{task.task} {' '.join(task.subtasks)}"
 
 
-def _quote(f: Finding, aim: str, language: str) -> str:
-    """The finding's verified quote that answers ``aim`` best (a finding quotes every sentence of its excerpt
-    the engine showed, the model's pick first), in one line."""
-    best = max(f.verified_quotes, key=lambda q: score(aim, q.display or "", language, True))
-    return " ".join((best.display or "").split())
+def _sentences(f: Finding) -> list[str]:
+    """Each sentence of the finding's verified quotes, with the start of the sentence it stands in
+    (``sentences.in_context``), in one line."""
+    out = []
+    for q in f.verified_quotes:
+        text = q.display or ""
+        out += [" ".join(in_context(text, text[u.start:u.end]).split()) for u in units(text)]
+    return out
+
+
+def _quote(f: Finding, task: Todo, question: str, language: str) -> str:
+    """The sentence of the finding's verified quotes that answers ``aim`` best (a finding quotes every sentence
+    of its excerpt the engine showed, the model's pick first). Seen: a passage cut at ``MAX_CHARS`` lost the
+    figure its fourth sentence states ("… mindestens 120 Lerneinheiten …")."""
+    aim, wants = _aim(task, question), asks_for_figure(task.task)
+    return max(_sentences(f), key=lambda text: score(aim, text, language, wants), default="")
 
 
 def faithful(f: Finding) -> bool:
@@ -64,22 +84,27 @@ def _candidates(task: Todo, kept: list[Finding], language: str, answer_language:
     never stated its 400 Millisievert)."""
     def answered(f: Finding) -> bool:
         if _by_reading(f, answer_language, language):
-            return faithful(f) and answers(task.task, f.info, answer_language)  # type: ignore[arg-type]
-        return any(answers(task.task, q.display or "", language) for q in f.verified_quotes)
+            return answers(task.task, f.info, answer_language)  # type: ignore[arg-type]
+        return answers(task.task, f.quoted, language)
     return [f for f in kept if f.verified_quotes and (f.task_id == task.id or answered(f))]
 
 
-def _best(task: Todo, question: str, candidates: list[Finding], language: str,
-          answer_language: str | None = None) -> Finding | None:
-    """The finding whose verified quote answers the task best (a figure counts where it asks for one), across
-    languages the one whose faithful reading does; ``candidates`` hold verified quotes (``_candidates``)."""
+def _ranked(task: Todo, question: str, candidates: list[Finding], language: str,
+            answer_language: str | None = None) -> list[Finding]:
+    """The findings best first by how well a verified sentence answers the task (a figure counts where it asks
+    for one), across languages by how well a faithful reading does; ``candidates`` hold verified quotes
+    (``_candidates``)."""
     aim, wants = _aim(task, question), asks_for_figure(task.task)
 
-    def fit(f: Finding) -> tuple[bool, bool, float]:
+    def fit(f: Finding) -> tuple[bool, bool, bool, float]:
         if _by_reading(f, answer_language, language):
-            return f.tier == 1, faithful(f), score(task.task, f.info, answer_language, wants)  # type: ignore[arg-type]
-        return f.tier == 1, True, max(score(aim, q.display or "", language, True) for q in f.verified_quotes)
-    return max(candidates, key=fit, default=None)
+            # a reading whose figure its quote states answers a task that asks for one, even where it adds one
+            # its quote does not (seen: "six months after the deployment and within 24 hours", from "spätestens
+            # sechs Monate nach dem Einsatz … unverzüglich"); it is shown by that quote's sentence
+            backed = wants and bool(stated_amounts(f.info) & stated_amounts(f.quoted))
+            return f.tier == 1, backed, faithful(f), score(task.task, f.info, answer_language, wants)  # type: ignore[arg-type]
+        return f.tier == 1, True, True, max(score(aim, text, language, wants) for text in _sentences(f))
+    return sorted(candidates, key=fit, reverse=True)
 
 
 def _unstated(task: Todo, f: Finding, answer: str, language: str, question: str = "",
@@ -91,21 +116,81 @@ def _unstated(task: Todo, f: Finding, answer: str, language: str, question: str 
     said = MARKER.sub(" ", answer)
     if _by_reading(f, answer_language, language):
         given = stated_amounts(f.info) if faithful(f) and stated_amounts(f.info) else \
-            stated_amounts(_quote(f, _aim(task, question), language))
+            stated_amounts(_quote(f, task, question, language))
         return bool(given - stated_amounts(said)) and (f.task_id == task.id or answers(task.task, f.info, answer_language))  # type: ignore[arg-type]
-    quote = _quote(f, _aim(task, question), language)
+    quote = _quote(f, task, question, language)
     return bool(figures(quote) - figures(said)) and answers(task.task, quote, language)
 
 
-def _line(task: Todo, f: Finding, n: int, language: str, question: str, doc_language: str) -> str:
-    if f.info and faithful(f):  # the reading's line in the answer's language (documents in another language)
-        said = " ".join(f.info.split())
-    else:
-        left, right = QUOTE_MARKS["de" if language == "de" else "en"]
-        text = _quote(f, _aim(task, question), doc_language)
-        said = left + (text if len(text) <= MAX_CHARS else text[:MAX_CHARS].rsplit(" ", 1)[0] + " …") + right
+def _said(task: Todo, f: Finding, question: str, doc_language: str, answer: str = "",
+          answer_language: str | None = None) -> tuple[str, bool]:
+    """What a line shows of ``f`` for ``task``: the reading's line in the answer's language where it is faithful
+    (documents in another language) and not already a statement of ``answer``, else its best verified
+    sentence; and whether that is a quote (seen: a brief answer's statements were the readings, word for word,
+    and a line repeating them showed the reviewer nothing new)."""
+    reading = " ".join(f.info.split())
+    if reading and faithful(f) and reading.rstrip(". ") not in " ".join(MARKER.sub("", answer).split()):
+        return reading, False
+    if _by_reading(f, answer_language, doc_language):
+        return _read_sentence(f, reading), True
+    return _quote(f, task, question, doc_language), True
+
+
+def _read_sentence(f: Finding, reading: str) -> str:
+    """Across languages the task's words are not the sentence's: the sentence that states a figure the reading
+    states, else the first (the model's pick)."""
+    found = _sentences(f)
+    return next((text for text in found if stated_amounts(text) & stated_amounts(reading)), found[0] if found else "")
+
+
+def _line(task: Todo, said: str, quoted: bool, n: int, language: str) -> str:
+    return _quoted_line(task, said, n, language) if quoted else _shown_line(task, said, n)
+
+
+def _quoted_line(task: Todo, text: str, n: int, language: str) -> str:
+    left, right = QUOTE_MARKS["de" if language == "de" else "en"]
+    return _shown_line(task, left + (text if len(text) <= MAX_CHARS else text[:MAX_CHARS].rsplit(" ", 1)[0] + " …")
+                       + right, n)
+
+
+def _shown_line(task: Todo, said: str, n: int) -> str:
     title = " ".join(task.task.split()).rstrip("?")
     return f"- {title}: {said} [{n}]"
+
+
+def _units(f: Finding, answer_language: str | None, language: str) -> list[tuple[str, str, bool]]:
+    """What of ``f`` a line may show, each as (text, its language, whether it is the document's words): its
+    faithful reading across languages, else each sentence of its verified quotes."""
+    if _by_reading(f, answer_language, language) and faithful(f):
+        return [(" ".join(f.info.split()), answer_language or language, False)]
+    return [(text, language, True) for text in _sentences(f)]
+
+
+def _more(task: Todo, f: Finding, said: set[str], language: str, answer_language: str | None) -> list[tuple[str, bool]]:
+    """Up to ``MORE_PER_TASK`` units of ``f`` (the task's best finding) that state a figure of a kind the task
+    asks for that ``said`` (the amounts the answer states) lacks, those sharing most of the task's words first;
+    each (text, quoted). Seen (laws-research-14): the part asked for two periods, its finding stated both in two
+    sentences, its one line showed one. Only the best finding's: another finding's sentence with a figure of the
+    kind asked is as often about something else (a Behörde's own four-week check for the operator's
+    notice period)."""
+    kinds = asked_kinds(task.task)
+    if not kinds and not asks_for_figure(task.task):
+        return []
+    units = [(support(task.task, text, lang), text, quoted)
+             for text, lang, quoted in _units(f, answer_language, language)]
+    said, out = set(said), []
+    for overlap, text, quoted in sorted(units, key=lambda u: -u[0]):
+        if len(out) < MORE_PER_TASK and overlap >= MIN_OVERLAP and new_figures(text, said, kinds):
+            said |= stated_amounts(text)
+            out.append((text, quoted))
+    return out
+
+
+def _number(sources: list[str], f: Finding) -> int:
+    """The [n] of ``f`` in ``sources``, appended where it is not yet numbered."""
+    if f.id not in sources:
+        sources.append(f.id)
+    return sources.index(f.id) + 1
 
 
 def completed(ctx: StepContext, answer: str, sources: list[str]) -> tuple[str, list[str]]:
@@ -120,7 +205,7 @@ def completed(ctx: StepContext, answer: str, sources: list[str]) -> tuple[str, l
     kept = kept_findings(ctx)
     covered = cited_tasks(answer, sources, findings)
     sources, lines = list(sources), []
-    shown: set[str] = set()  # findings a line shows already
+    shown: set[str] = set()  # what the lines show already: each line its own evidence
     cited = {sources[n - 1] for n in map(int, MARKER.findall(answer)) if 1 <= n <= len(sources)}
     for task in state.plan.items:
         if task.id == 0 and len(state.plan.items) > 1:
@@ -129,18 +214,27 @@ def completed(ctx: StepContext, answer: str, sources: list[str]) -> tuple[str, l
         # the quote that shared most of its words the best for each part (seen: the question's first finding,
         # stating no period, was the best quote for the part that asks for one, laws-research-03)
         question = "" if state.plan.by_parts else state.question
-        # a finding one line shows already gives way to the task's next best: each line its own evidence
-        candidates = [f for f in _candidates(task, kept, state.doc_language, state.language) if f.id not in shown]
-        best = _best(task, question, candidates, state.doc_language, state.language)
+        ranked = _ranked(task, question, _candidates(task, kept, state.doc_language, state.language),
+                         state.doc_language, state.language)
+        # a sentence a line shows already gives way to the task's next best (one finding may hold the answers to
+        # two parts in two sentences: "… vorher eine schriftliche Erklärung …", "… fünf Arbeitstage vor …")
+        best = next((f for f in ranked
+                     if _said(task, f, question, state.doc_language, answer, state.language)[0] not in shown), None)
         if best is None:
             continue
-        if (task.id in covered or best.id in cited) and \
-                not _unstated(task, best, "\n".join([answer, *lines]), state.doc_language, question, state.language):
-            continue
-        shown.add(best.id)
-        if best.id not in sources:
-            sources.append(best.id)
-        lines.append(_line(task, best, sources.index(best.id) + 1, state.language, question, state.doc_language))
+        # a part of the question always shows its evidence in the document's words: the model's one statement
+        # of it may miss what the sentence states (seen: "ist 75 Jahre" for "bis die Person das 75. Lebensjahr
+        # vollendet hat", laws-research-02), and the reviewer checks the statement against it
+        if state.plan.by_parts or not (task.id in covered or best.id in cited) or \
+                _unstated(task, best, "\n".join([answer, *lines]), state.doc_language, question, state.language):
+            said, quoted = _said(task, best, question, state.doc_language, answer, state.language)
+            shown.add(said)
+            lines.append(_line(task, said, quoted, _number(sources, best), state.language))
+        stated = stated_amounts(MARKER.sub(" ", "\n".join([answer, *lines])))
+        for text, quoted in _more(task, best, stated, state.doc_language, state.language):
+            if text not in shown:
+                shown.add(text)
+                lines.append(_line(task, text, quoted, _number(sources, best), state.language))
     if not lines:
         return answer, sources
     labels = LABELS["de" if state.language == "de" else "en"]

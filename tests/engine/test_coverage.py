@@ -38,15 +38,15 @@ def test_the_quote_of_a_finding_that_answers_the_task_is_the_one_weighed_and_sho
     """A finding quotes each sentence the engine showed of its excerpt, the model's pick first (seen: the model
     named the paragraph's first sentence, the period stood in the next): the sentence that answers the task is
     the one whose figure counts and the one the answer shows."""
-    from desktop.engine.coverage import _line
+    from desktop.engine.coverage import _said
 
     first = "(4) Der Strahlenschutzverantwortliche hat dafür zu sorgen, dass jedes bedeutsame Vorkommnis gemeldet wird."
     finding = _finding(first)
     finding.quotes.append(_finding(QUOTE).quotes[0])
     said_nothing = "Die vollständige und zusammenfassende Meldung ist der Behörde vorzulegen [1]."
     assert _unstated(TASK, finding, said_nothing, "de")
-    line = _line(TASK, finding, 1, "de", "", "de")
-    assert "sechs Monate" in line and "jedes bedeutsame Vorkommnis" not in line
+    line, quoted = _said(TASK, finding, "", "de")
+    assert quoted and "sechs Monate" in line and "jedes bedeutsame Vorkommnis" not in line
 
 
 LIFETIME = ("Der Grenzwert für die Summe der in allen Kalenderjahren ermittelten effektiven Dosen beruflich exponierter "
@@ -91,20 +91,20 @@ def test_across_languages_a_finding_is_weighed_by_its_faithful_reading() -> None
     findings, one read as "above 100 mSv" from the quote on category B (1 Millisievert), one read right from
     the quote of 6 Millisievert; the answer stated the 100 mSv and no line gave the 6 (the task's English words
     are not the quote's German ones, so the quote never "answered" it)."""
-    from desktop.engine.coverage import _best, _line, faithful
+    from desktop.engine.coverage import _ranked, _said, faithful
 
     wrong = _read("F4", CATEGORY_B, "Crew members must be classified as category A if their annual effective dose "
                                     "is above 100 mSv.")
     right = _read("F8", CATEGORY_A, "Crew members must be classified as category A above 6 millisievert per year.")
     assert not faithful(wrong) and faithful(right)
-    assert _best(CATEGORY_TASK, "", [wrong, right], "de", "en") is right
+    assert _ranked(CATEGORY_TASK, "", [wrong, right], "de", "en")[0] is right
     answer = "Crew members must be classified as category A if their annual effective dose is above 100 mSv [1]."
     assert _unstated(CATEGORY_TASK, right, answer, "de", "", "en")
     assert not _unstated(CATEGORY_TASK, right, answer.replace("100 mSv", "6 millisievert"), "de", "", "en")
-    assert "above 6 millisievert per year" in _line(CATEGORY_TASK, right, 2, "en", "", "de")
-    # a reading that misstates its figure is not shown: the document's words are, in quotation marks
-    shown = _line(CATEGORY_TASK, wrong, 1, "en", "", "de")
-    assert "100 mSv" not in shown and "mehr als 1 Millisievert" in shown
+    assert _said(CATEGORY_TASK, right, "", "de", "", "en") == (right.info, False)
+    # a reading that misstates its figure is not shown: the document's words are
+    shown, quoted = _said(CATEGORY_TASK, wrong, "", "de", "", "en")
+    assert quoted and "100 mSv" not in shown and "mehr als 1 Millisievert" in shown
     # in one language nothing changes: the task's words are the quote's
     assert not _unstated(CATEGORY_TASK, right, answer, "de", "", "de")
 

@@ -1,0 +1,75 @@
+"""What kind of figure a part of the question asks for, and what kind each figure of a text is: a period
+("18 Monaten", "zwei Arbeitstage", "six months", "75. Lebensjahr") or an amount (a dose, a limit, a sum, a
+count). The answer's completion (``coverage.py``) adds a quote for a figure the answer does not state only
+where the figure is of a kind the part asks for (seen: a part asking "Bis wann muss … nach einer
+Überschreitung des Referenzwerts …" would otherwise have got the quote of the reference value, 300 Becquerel,
+for the period it asks for).
+
+Deterministic and lenient: a part that asks for a figure without naming its kind accepts either kind.
+"""
+
+from __future__ import annotations
+
+import re
+
+from desktop.engine.citation_support import POINTERS, WORD_VALUES
+
+PERIOD, AMOUNT = "period", "amount"
+
+# The words that ask for a period, deadline or interval (German and English).
+_ASKS_PERIOD = re.compile(
+    r"\b(?:wie\s+lange?|bis\s+wann|wann|innerhalb\s+welche\w*|binnen\s+welche\w*|\w*frist\w*|vorlauf\w*|"
+    r"zeitraum\w*|\w*dauer\w*|aufzubewahren|aufbewahr\w*|wie\s+oft|rhythmus|intervall\w*|"
+    r"how\s+long|how\s+often|by\s+when|when|within\s+what|what\s+(?:\w+\s+){0,2}?(?:period|interval|deadline)s?|"
+    r"in\s+advance|period\w*|interval\w*|deadline\w*|kept|retained)\b", re.I)
+# The words that ask for an amount: a limit, dose, sum, count, or "ab welcher …", "above what …". A noun such as
+# "Referenzwert" alone does not ask for one ("nach einer Überschreitung des Referenzwerts": its value is known).
+_ASKS_AMOUNT = re.compile(
+    r"\b(?:\w*grenzwert\w*|höchst\w*|obergrenze\w*|mindest\w*|betrag\w*|\w*summe\w*|\w*deckung\w*|"
+    r"welche\w*\s+(?:\w+\s+){0,3}?\w*(?:dosis|dosen|wert|werte|betrag|menge|anzahl|höhe|leistung)\b|"
+    r"\w*(?:dosis|dosen)\w*,?\s+(?:ab|bis|unter|über|oberhalb|unterhalb)\s+(?:der|dem|denen|welche\w*)|"
+    r"(?:ab|bis\s+zu|oberhalb|unterhalb)\s+welche\w*|wie\s+viele?|wie\s+hoch|"
+    r"what\s+(?:\w+\s+){0,3}?(?:dose|limit|level|value|amount|sum|maximum|minimum|cover|index|ceiling|number)|"
+    r"(?:above|below|up\s+to|over|under)\s+what|how\s+(?:many|much|high)|maximum|minimum|ceiling|limit\w*)\b",
+    re.I)
+
+_TIME_NOUN = re.compile(r"\w*(?:jahr|monat|woche|tag|stunde|minute|year|month|week|day|hour)\w*$", re.I)
+# A figure and the word after it: digits (not a section, paragraph or list number, not "Radon-222") or a number
+# word. "6 Millisievert" is an amount, "sechs Monate" a period; a number with a full stop is one only before a
+# word of time ("75. Lebensjahr"), else it numbers an item or orders ("5. Berechnung der …").
+_FIGURE = re.compile(
+    r"(?<![\w.,])(?<![^\W\d_]-)(\d+(?:[.,]\d+)*)(\.?)\s*([^\W\d_][\w-]*)?|\b(" + "|".join(WORD_VALUES) + r")\s+(\w+)",
+    re.I)
+
+
+def asked_kinds(part: str) -> set[str]:
+    """The kinds of figure ``part`` asks for; empty where it names none (then any figure may answer it)."""
+    kinds = set()
+    if _ASKS_PERIOD.search(part):
+        kinds.add(PERIOD)
+    if _ASKS_AMOUNT.search(part):
+        kinds.add(AMOUNT)
+    return kinds
+
+
+def kinded_figures(text: str) -> dict[str, set[str]]:
+    """The figures ``text`` states, each value (as ``citation_support.stated_amounts`` writes it) with its
+    kinds."""
+    out: dict[str, set[str]] = {}
+    for m in _FIGURE.finditer(POINTERS.sub(" ", text)):
+        digits, dot, noun, word, word_noun = m.groups()
+        following = noun if digits else word_noun
+        period = bool(following and _TIME_NOUN.match(following))
+        if dot and not period:
+            continue  # an item's number or an ordinal ("1. Exposition …"), not an amount ("75. Lebensjahr" is a period)
+        value = re.sub(r"[.,]", "_", digits) if digits else WORD_VALUES[word.casefold()]
+        kind = PERIOD if period else AMOUNT
+        out.setdefault(value, set()).add(kind)
+    return out
+
+
+def new_figures(text: str, said: set[str], kinds: set[str]) -> set[str]:
+    """The figures of ``text`` of a kind in ``kinds`` (any kind where it is empty) whose values ``said`` (the
+    amounts an answer states) does not hold."""
+    return {value for value, of in kinded_figures(text).items()
+            if value not in said and (not kinds or of & kinds)}

@@ -1,0 +1,47 @@
+"""What kind of figure a part of the question asks for, and the kind of each figure a text states
+(figure_kinds.py): the answer's completion adds a figure only of a kind the part asks for."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop.engine.figure_kinds import AMOUNT, PERIOD, asked_kinds, kinded_figures, new_figures
+
+
+@pytest.mark.parametrize(("part", "kinds"), [
+    ("Bis wann muss nach einer Überschreitung des Referenzwerts der Erfolg der Maßnahmen überprüft sein?", {PERIOD}),
+    ("Innerhalb welcher Frist muss gemessen werden, über welche Gesamtdauer?", {PERIOD}),
+    ("Wie lange sind die Aufzeichnungen aufzubewahren?", {PERIOD}),
+    ("Die mögliche effektive Jahresdosis, ab der eine Person in Kategorie A einzustufen ist?", {AMOUNT}),
+    ("Der Grenzwert für die Summe der effektiven Dosen über das gesamte Berufsleben?", {AMOUNT}),
+    ("Ab welcher Ortsdosisleistung gilt eine Freisetzung als bedeutsam?", {AMOUNT}),
+    ("Wie viele Lerneinheiten umfasst die Schulung?", {AMOUNT}),
+    ("Was gilt für die Abschätzung (Frist, Aufbewahrung der Ergebnisse und Dosis, ab der die Anforderungen gelten)?",
+     {PERIOD, AMOUNT}),
+    ("By when must the determined doses be available after a deployment?", {PERIOD}),
+    ("What minimum insurance cover per participant has to be proven?", {AMOUNT}),
+    ("Above what annual dose must crew members be classified as category A?", {AMOUNT}),
+    ("Unter welchen Voraussetzungen darf sie einen Kontrollbereich betreten?", set()),
+    ("Which federal authority examines the notification?", set()),
+])
+def test_the_kinds_a_part_asks_for(part: str, kinds: set[str]) -> None:
+    assert asked_kinds(part) == kinds
+
+
+def test_each_figure_has_the_kind_of_the_word_after_it() -> None:
+    assert kinded_figures("innerhalb von 18 Monaten, mindestens zwei Arbeitstage vor") == \
+        {"18": {PERIOD}, "2": {PERIOD}}
+    assert kinded_figures("mehr als 6 Millisievert im Kalenderjahr, 300 Becquerel je Kubikmeter") == \
+        {"6": {AMOUNT}, "300": {AMOUNT}}
+    assert kinded_figures("bis die Person das 75. Lebensjahr vollendet hat") == {"75": {PERIOD}}
+    assert kinded_figures("0,3 Millisievert") == {"0_3": {AMOUNT}}
+    # numbers that point or number an item are no figures: "§ 5 Absatz 2", "Satzes 1", "5. Berechnung", "Radon-222"
+    assert kinded_figures("nach § 5 Absatz 2 im Falle des Satzes 1: 5. Berechnung der Radon-222-Konzentration") == {}
+
+
+def test_new_figures_are_those_of_an_asked_kind_the_answer_lacks() -> None:
+    text = "Die Messung muss innerhalb von 18 Monaten erfolgen; der Referenzwert beträgt 300 Becquerel je Kubikmeter."
+    assert new_figures(text, set(), {PERIOD}) == {"18"}
+    assert new_figures(text, {"18"}, {PERIOD}) == set()
+    assert new_figures(text, set(), {AMOUNT}) == {"300"}
+    assert new_figures(text, set(), set()) == {"18", "300"}  # a part that names no kind takes either
