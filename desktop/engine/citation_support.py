@@ -21,12 +21,17 @@ _NEGATION = re.compile(r"\b(?:nicht|nichts|kein\w*|nie|niemals|weder|ohne|not|no
 # "222" of Radon-222 counted as the figure of every quote on radon, and the quote without the period won).
 _NUMBER = re.compile(r"(?<![\w.,])(?<![^\W\d_]-)\d+(?:[.,]\d+)*")
 # Numbers that point somewhere instead of stating an amount: "§ 25", "Absatz 3", "Nr. 1 bis 4", a list's
-# "3. die …" and a paragraph's "(2)" (seen: "ist 3 Jahre [1]" passed on a source's list item "3. die …").
+# "3. die …" or "2. Daten, die …" and a paragraph's "(2)" (seen: "ist 3 Jahre [1]" passed on a source's list item
+# "3. die …"; a list's "2. Daten" made its sentence the one that "states a figure" for a part asking how long).
+# An ordinal before a date or a span of time states one: "31. Dezember", "das 75. Lebensjahr".
+_TIME_ORDINAL = (r"(?:januar|februar|märz|april|mai|juni|juli|august|september|oktober|november|dezember|"
+                 r"\w*jahr|\w*monat|\w*woche|\w*tag)")
 POINTERS = re.compile(
-    r"(?:§§?|\b(?:Abs|Nr|Art|Buchst|lit|Kap|Sec|para)\.|\b(?:Absatz|Absatzes|Absätze|Nummer|Nummern|Satz|Satzes|Sätze|Anlage|Anhang|"
-    r"Artikel|Buchstabe|Teil|Kapitel|Abschnitt|Section|Article|Annex|Chapter|Paragraph|Schedule|Part)\b)"
+    r"(?:§§?|\b(?:Abs|Nr|Art|Buchst|lit|Kap|Sec|para)\.|\b(?:Absatz|Absatzes|Absätze|Nummer|Nummern|Satz|Satzes|Sätze|"
+    r"Anlage|Anhang|Artikel|Buchstabe|Teil|Kapitel|Abschnitt|Section|Article|Annex|Chapter|Paragraph|Schedule|Part)\b)"
     r"\s*\d+\w*(?:\s*(?:,|und|bis|oder|and|to|or|-)\s*\d+\w*)*"
-    r"|(?<![\w.,])\d+\.(?=\s+(?-i:[a-zäöüß]))|\(\d+[a-z]?\)", re.I)
+    r"|(?<![\w.,])\d+\.(?=\s+(?-i:[a-zäöüß]))"
+    rf"|(?<![\w.,])\d+\.(?=\s+(?!{_TIME_ORDINAL})(?-i:[A-ZÄÖÜ]))|\(\d+[a-z]?\)", re.I)
 
 
 def amounts(text: str) -> set[str]:

@@ -54,8 +54,22 @@ def _sentences(f: Finding) -> list[str]:
     out = []
     for q in f.verified_quotes:
         text = q.display or ""
-        out += [" ".join(in_context(text, text[u.start:u.end]).split()) for u in units(text)]
+        for u in units(text):
+            part = " ".join(text[u.start:u.end].split())
+            out.append(_with_lead(" ".join(in_context(text, text[u.start:u.end]).split())[:-len(part)], part))
     return out
+
+
+def _with_lead(lead: str, part: str) -> str:
+    """``part`` after ``lead`` (the start of its sentence), the lead's end left out ("…") where both together
+    pass ``MAX_CHARS``: the part holds the figure (seen: a list's lead of 300 characters, and the line cut at
+    ``MAX_CHARS`` lost "für eine Dauer von 10 Jahren" that the unit after it states, laws-research-09)."""
+    room = MAX_CHARS - len(part) - 3
+    if len(lead) + len(part) <= MAX_CHARS or not lead:
+        return lead + part
+    if room < 40:  # no room for a lead worth reading: the part alone
+        return part
+    return lead[:room].rsplit(" ", 1)[0] + " … " + part
 
 
 def _quote(f: Finding, task: Todo, question: str, language: str) -> str:
@@ -91,19 +105,25 @@ def _candidates(task: Todo, kept: list[Finding], language: str, answer_language:
 
 def _ranked(task: Todo, question: str, candidates: list[Finding], language: str,
             answer_language: str | None = None) -> list[Finding]:
-    """The findings best first by how well a verified sentence answers the task (a figure counts where it asks
-    for one), across languages by how well a faithful reading does; ``candidates`` hold verified quotes
+    """The findings best first: those whose best sentence answers the task (``focus.answers``), then tier 1, then
+    by how well that sentence answers it (a figure counts where the task asks for one); across languages by how
+    well a reading does, one whose figure its quote states first; ``candidates`` hold verified quotes
     (``_candidates``)."""
     aim, wants = _aim(task, question), asks_for_figure(task.task)
 
-    def fit(f: Finding) -> tuple[bool, bool, bool, float]:
+    def fit(f: Finding) -> tuple[bool, bool, bool, bool, float]:
         if _by_reading(f, answer_language, language):
             # a reading whose figure its quote states answers a task that asks for one, even where it adds one
             # its quote does not (seen: "six months after the deployment and within 24 hours", from "spätestens
             # sechs Monate nach dem Einsatz … unverzüglich"); it is shown by that quote's sentence
             backed = wants and bool(stated_amounts(f.info) & stated_amounts(f.quoted))
-            return f.tier == 1, backed, faithful(f), score(task.task, f.info, answer_language, wants)  # type: ignore[arg-type]
-        return f.tier == 1, True, True, max(score(aim, text, language, wants) for text in _sentences(f))
+            return True, f.tier == 1, backed, faithful(f), score(task.task, f.info, answer_language, wants)  # type: ignore[arg-type]
+        # a sentence that answers the task comes before the tier (seen: the tier-2 finding held "in den Stufen
+        # „tauglich“, „bedingt tauglich“ …", the tier-1 one the paragraph before it, laws-research-02); across
+        # languages the task's words say nothing of a quote's
+        said = _quote(f, task, question, language)
+        fits = answers(task.task, said, language) or (answer_language or language) != language
+        return fits, f.tier == 1, True, True, score(aim, said, language, wants)
     return sorted(candidates, key=fit, reverse=True)
 
 

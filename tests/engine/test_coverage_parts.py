@@ -103,3 +103,20 @@ def test_across_languages_a_reading_backed_by_its_quote_answers_the_part_by_that
     answer = _completed(CREW_Q, parts, [parrot, right], "The doses must be available after a deployment [1].",
                         ["F4"], language="en")
     assert "sechs Monate nach dem Einsatz" in answer and "24 hours" not in answer
+
+
+FITNESS_PART = "Die Stufen, in denen die ärztliche Bescheinigung die Tauglichkeit angibt?"
+DOCUMENTS = ("(1) Zur Erteilung der ärztlichen Bescheinigung nach § 77 Absatz 1 hat der ermächtigte Arzt folgende "
+             "Unterlagen anzufordern:")
+GRADES = ("(2) In der ärztlichen Bescheinigung ist die Tauglichkeit der beruflich exponierten Person in den Stufen "
+          "„tauglich“, „bedingt tauglich“ und „nicht tauglich“ anzugeben.")
+
+
+def test_a_sentence_that_answers_the_part_comes_before_the_tier() -> None:
+    """laws-research-02: the part's line showed the tier-1 finding's paragraph on the documents a doctor asks
+    for; the tier-2 finding held the grades asked for."""
+    primary = _finding("F1", 1, DOCUMENTS)
+    secondary = _finding("F2", 1, GRADES).model_copy(update={"tier": 2})
+    answer = _completed("Welche Anforderungen gelten für die ärztliche Überwachung?", [FITNESS_PART],
+                        [primary, secondary], "", [])
+    assert "bedingt tauglich" in answer and "Unterlagen anzufordern" not in answer

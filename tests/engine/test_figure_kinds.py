@@ -45,3 +45,15 @@ def test_new_figures_are_those_of_an_asked_kind_the_answer_lacks() -> None:
     assert new_figures(text, {"18"}, {PERIOD}) == set()
     assert new_figures(text, set(), {AMOUNT}) == {"300"}
     assert new_figures(text, set(), set()) == {"18", "300"}  # a part that names no kind takes either
+
+
+def test_a_list_number_before_a_noun_states_no_amount_an_ordinal_of_time_does() -> None:
+    """laws-research-09: "… aufbewahrt werden und 2. Daten, die …" counted as a sentence stating a figure, and
+    won the line for a part asking how long records are kept over the sentence stating "30 Jahren"."""
+    from desktop.engine.citation_support import amounts
+
+    assert amounts("aufbewahrt werden und 2. Daten, die den Prozess beschreiben") == set()
+    assert amounts("1. Beruflich exponierte Personen der Kategorie A") == set()
+    assert amounts("bis zum 31. Dezember 2026") == {"31", "2026"}
+    assert amounts("bis die Person das 75. Lebensjahr vollendet hat") == {"75"}
+    assert amounts("beträgt 20 Millisievert. Die Behörde") == {"20"}
