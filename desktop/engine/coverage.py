@@ -73,8 +73,8 @@ def _with_lead(lead: str, part: str) -> str:
 
 
 def _quote(f: Finding, task: Todo, question: str, language: str) -> str:
-    """The sentence of the finding's verified quotes that answers ``aim`` best (a finding quotes every sentence
-    of its excerpt the engine showed, the model's pick first). Seen: a passage cut at ``MAX_CHARS`` lost the
+    """The sentence of the finding's verified quotes that answers the task best (a finding quotes every sentence
+    of its excerpt the engine showed, the model's pick first; a figure counts where the task asks for one). Seen: a passage cut at ``MAX_CHARS`` lost the
     figure its fourth sentence states ("… mindestens 120 Lerneinheiten …")."""
     aim, wants = _aim(task, question), asks_for_figure(task.task)
     return max(_sentences(f), key=lambda text: score(aim, text, language, wants), default="")
@@ -196,10 +196,10 @@ def _more(task: Todo, f: Finding, said: set[str], language: str, answer_language
     kinds = asked_kinds(task.task)
     if not kinds and not asks_for_figure(task.task):
         return []
-    units = [(support(task.task, text, lang), text, quoted)
-             for text, lang, quoted in _units(f, answer_language, language)]
+    scored = [(support(task.task, text, lang), text, quoted)
+              for text, lang, quoted in _units(f, answer_language, language)]
     said, out = set(said), []
-    for overlap, text, quoted in sorted(units, key=lambda u: -u[0]):
+    for overlap, text, quoted in sorted(scored, key=lambda u: -u[0]):
         if len(out) < MORE_PER_TASK and overlap >= MIN_OVERLAP and new_figures(text, said, kinds):
             said |= stated_amounts(text)
             out.append((text, quoted))
