@@ -118,6 +118,19 @@ def _pending(ctx: StepContext) -> list[Todo]:
     return [t for t in ctx.state.plan.items if t.id not in done] if ctx.state.plan else []
 
 
+def _answered(ctx: StepContext) -> int:
+    """The tasks the answer speaks of: every task of the plan, the question itself not counted where its parts
+    are the tasks (``steps/synthesis._statements``), not only those still reading: the brief answer has a
+    statement for each part that found something, and parts finish reading at different times (seen,
+    laws-research-01: at the last reading step two of six parts had finished, the estimate planned five
+    statements, the answer had six; the run took 324 s of 300)."""
+    plan = ctx.state.plan
+    ids = {t.id for t in plan.items} if plan else {0}
+    if plan is not None and plan.by_parts and len(ids) > 1:
+        ids -= {0}
+    return len(ids)
+
+
 def remaining_budget(ctx: StepContext) -> float | None:
     """Seconds of server time the run may still take (the budget less what the run took so far: the time
     waited for answers, or the server's own reading and writing time where it says more), or None without a
@@ -143,9 +156,8 @@ async def readable(ctx: StepContext) -> int | None:
     queued = sum(len(t.queue) for t in research.tasks if t.status == "running")
     if left is None or model is None:
         return None
-    running = sum(1 for t in research.tasks if t.status == "running")
     least = 0 if research.visited else ctx.settings.extract_batch
-    return fit_excerpts(_reading(model, research.budget_binds), running, left, queued, least,
+    return fit_excerpts(_reading(model, research.budget_binds), _answered(ctx), left, queued, least,
                         found=len(research.findings))
 
 
@@ -217,7 +229,6 @@ async def room_for_requests(ctx: StepContext) -> bool:
     if left is None or model is None:
         return True
     research = ctx.state.later.research
-    running = sum(1 for t in research.tasks if t.status == "running")
     queued = sum(len(t.queue) for t in research.tasks if t.status == "running")
     turn = SERVED_TURN[0] / model.prompt_tps + SERVED_TURN[1] / model.answer_tps
-    return left - _reading(model, research.budget_binds).seconds(running, queued, len(research.findings)) >= turn
+    return left - _reading(model, research.budget_binds).seconds(_answered(ctx), queued, len(research.findings)) >= turn

@@ -67,3 +67,44 @@ def test_under_a_binding_budget_the_brief_answer_leaves_more_time_to_reading() -
     brief = replace(full, brief=True)
     assert brief.final(4, 12)[2] < full.final(4, 12)[2] and brief.final(4, 12)[1] < full.final(4, 12)[1]
     assert fit_excerpts(brief, 4, 200, most=40, least=4) > fit_excerpts(full, 4, 200, most=40, least=4)
+
+
+def test_the_answer_is_planned_for_every_part_not_only_those_still_reading() -> None:
+    """laws-research-01 (six parts, 1.5B model): at the last reading step two parts had finished reading, and
+    the estimate of what follows the reading planned a brief answer of five statements; the answer has one for
+    each part that found something."""
+    from desktop.engine.estimate import _answered
+
+    parts = SimpleNamespace(items=[Todo(id=i, task=f"part {i}") for i in range(7)], by_parts=True)
+    ctx = SimpleNamespace(state=SimpleNamespace(plan=parts))
+    assert _answered(ctx) == 6  # the question itself is answered by its parts' statements
+    side_tasks = SimpleNamespace(items=[Todo(id=i, task=f"task {i}") for i in range(3)], by_parts=False)
+    assert _answered(SimpleNamespace(state=SimpleNamespace(plan=side_tasks))) == 3
+    brief = replace(MEASURED, summaries=False, rated=False, drift=False, brief=True)
+    assert brief.seconds(_answered(ctx), 8) > brief.seconds(4, 8)  # six statements cost more than four
+
+
+def test_the_reading_left_is_fitted_to_an_answer_for_every_part(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``readable`` plans what follows the reading for the plan's parts, whatever number of them still read."""
+    import asyncio
+
+    from desktop.engine import estimate
+    from desktop.engine.estimate import _reading
+
+    async def measured(ctx: object) -> CostModel:
+        return MEASURED
+    monkeypatch.setattr(estimate, "cost_model", measured)
+    runs = [SimpleNamespace(status="running", queue=list(range(8))) for _ in range(4)] + \
+        [SimpleNamespace(status="done", queue=[]) for _ in range(2)]
+    research = SimpleNamespace(tasks=runs, visited=["c1"], findings=[], budget_binds=True)
+    plan = SimpleNamespace(items=[Todo(id=i, task=f"part {i}") for i in range(7)], by_parts=True)
+    reading = _reading(MEASURED, True)
+    differs = False
+    for spent in range(150, 300, 5):
+        state = SimpleNamespace(plan=plan, later=SimpleNamespace(research=research),
+                                usage=SimpleNamespace(seconds=spent, prompt_s=0.0, answer_s=0.0))
+        ctx = SimpleNamespace(settings=ResearchSettings(time_budget_s=300), state=state)
+        room = asyncio.run(estimate.readable(ctx))
+        assert room == fit_excerpts(reading, 6, 300 - spent, 32, 0)
+        differs |= room != fit_excerpts(reading, 4, 300 - spent, 32, 0)
+    assert differs  # with the four parts still reading the plan would read more than fits
