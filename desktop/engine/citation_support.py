@@ -24,8 +24,10 @@ _NUMBER = re.compile(r"(?<![\w.,])(?<![^\W\d_]-)\d+(?:[.,]\d+)*")
 # "3. die …" or "2. Daten, die …" and a paragraph's "(2)" (seen: "ist 3 Jahre [1]" passed on a source's list item
 # "3. die …"; a list's "2. Daten" made its sentence the one that "states a figure" for a part asking how long).
 # An ordinal before a date or a span of time states one: "31. Dezember", "das 75. Lebensjahr".
+# Words of time (German and English, as word stems): periods, deadlines and their units.
+TIME_WORDS = r"(?:jahr|monat|woche|tag|kalendertag|stunde|minute|year|month|week|day|hour)"
 _TIME_ORDINAL = (r"(?:januar|februar|märz|april|mai|juni|juli|august|september|oktober|november|dezember|"
-                 r"\w*jahr|\w*monat|\w*woche|\w*tag)")
+                 rf"\w*{TIME_WORDS})")
 POINTERS = re.compile(
     r"(?:§§?|\b(?:Abs|Nr|Art|Buchst|lit|Kap|Sec|para)\.|\b(?:Absatz|Absatzes|Absätze|Nummer|Nummern|Satz|Satzes|Sätze|"
     r"Anlage|Anhang|Artikel|Buchstabe|Teil|Kapitel|Abschnitt|Section|Article|Annex|Chapter|Paragraph|Schedule|Part)\b)"

@@ -238,16 +238,17 @@ def completed(ctx: StepContext, answer: str, sources: list[str]) -> tuple[str, l
                          state.doc_language, state.language)
         # a sentence a line shows already gives way to the task's next best (one finding may hold the answers to
         # two parts in two sentences: "… vorher eine schriftliche Erklärung …", "… fünf Arbeitstage vor …")
-        best = next((f for f in ranked
-                     if _said(task, f, question, state.doc_language, answer, state.language)[0] not in shown), None)
-        if best is None:
+        pick = next(((f, said) for f in ranked
+                     for said in [_said(task, f, question, state.doc_language, answer, state.language)]
+                     if said[0] not in shown), None)
+        if pick is None:
             continue
+        best, (said, quoted) = pick
         # a part of the question always shows its evidence in the document's words: the model's one statement
         # of it may miss what the sentence states (seen: "ist 75 Jahre" for "bis die Person das 75. Lebensjahr
         # vollendet hat", laws-research-02), and the reviewer checks the statement against it
         if state.plan.by_parts or not (task.id in covered or best.id in cited) or \
                 _unstated(task, best, "\n".join([answer, *lines]), state.doc_language, question, state.language):
-            said, quoted = _said(task, best, question, state.doc_language, answer, state.language)
             shown.add(said)
             lines.append(_line(task, said, quoted, _number(sources, best), state.language))
         stated = stated_amounts(MARKER.sub(" ", "\n".join([answer, *lines])))

@@ -120,15 +120,12 @@ def _pending(ctx: StepContext) -> list[Todo]:
 
 def _answered(ctx: StepContext) -> int:
     """The tasks the answer speaks of: every task of the plan, the question itself not counted where its parts
-    are the tasks (``steps/synthesis._statements``), not only those still reading: the brief answer has a
+    are the tasks (``Plan.answered``, as ``steps/synthesis._statements``), not only those still reading: the brief answer has a
     statement for each part that found something, and parts finish reading at different times (seen,
     laws-research-01: at the last reading step two of six parts had finished, the estimate planned five
     statements, the answer had six; the run took 324 s of 300)."""
     plan = ctx.state.plan
-    ids = {t.id for t in plan.items} if plan else {0}
-    if plan is not None and plan.by_parts and len(ids) > 1:
-        ids -= {0}
-    return len(ids)
+    return len(plan.answered({t.id for t in plan.items})) if plan is not None else 1
 
 
 def remaining_budget(ctx: StepContext) -> float | None:

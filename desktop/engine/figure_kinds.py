@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from desktop.engine.citation_support import POINTERS, WORD_VALUES
+from desktop.engine.citation_support import POINTERS, TIME_WORDS, WORD_VALUES
 
 PERIOD, AMOUNT = "period", "amount"
 
@@ -33,7 +33,7 @@ _ASKS_AMOUNT = re.compile(
     r"(?:above|below|up\s+to|over|under)\s+what|how\s+(?:many|much|high)|maximum|minimum|ceiling|limit\w*)\b",
     re.I)
 
-_TIME_NOUN = re.compile(r"\w*(?:jahr|monat|woche|tag|stunde|minute|year|month|week|day|hour)\w*$", re.I)
+_TIME_NOUN = re.compile(rf"\w*{TIME_WORDS}\w*$", re.I)
 # A figure and the word after it: digits (not a section, paragraph or list number, not "Radon-222") or a number
 # word. "6 Millisievert" is an amount, "sechs Monate" a period; a number with a full stop is one only before a
 # word of time ("75. Lebensjahr"), else it numbers an item or orders ("5. Berechnung der …").

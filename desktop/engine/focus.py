@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from desktop.engine.citation_support import amounts, support
+from desktop.engine.citation_support import TIME_WORDS, amounts, support
 
 MARGIN = 0.15  # how much better than the model's best sentence the engine's must score to be added
 FIGURE_BONUS = 0.4  # a sentence with a figure, when the question asks for one
@@ -36,7 +36,7 @@ _NUMBER_WORDS = (
     r"tausend|halbe?n?|"
     r"two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|hundred|"
     r"thousand|half")
-_TIME_UNITS = r"(?:jahr|monat|woche|tag|kalendertag|stunde|minute|year|month|week|day|hour|minute)\w*"
+_TIME_UNITS = rf"{TIME_WORDS}\w*"
 # "vier Wochen", "fünf Mitgliedern", "ein Jahr lang", "two years"
 _WORDED_FIGURE = re.compile(rf"\b(?:(?:{_NUMBER_WORDS})\s+\w+|ein\w*\s+{_TIME_UNITS}|an?\s+{_TIME_UNITS})",
                             re.I)

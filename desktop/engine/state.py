@@ -119,6 +119,11 @@ class Plan(_Model):
     def next_id(self) -> int:
         return max((t.id for t in self.items), default=-1) + 1
 
+    def answered(self, ids: set[int]) -> set[int]:
+        """Of the tasks ``ids``, those the answer speaks of: the question itself not where its parts are tasks
+        and one of them is among ``ids`` (their statements answer it)."""
+        return ids - {0} if self.by_parts and ids - {0} else set(ids)
+
 
 class Pending(_Model):
     """A persisted pause: what the user is asked for."""

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import pytest
 
 from desktop.engine.estimate import CostModel, allowances, fit_excerpts
-from desktop.engine.state import Todo
+from desktop.engine.state import Plan, Todo
 from desktop.settings import ResearchSettings
 
 # measured on laws-dev-01 (Qwen2.5-Coder-1.5B Q4_K_M, llama.cpp, 2 threads): 72.6 tokens/s read, 10.4 written
@@ -75,10 +75,10 @@ def test_the_answer_is_planned_for_every_part_not_only_those_still_reading() -> 
     each part that found something."""
     from desktop.engine.estimate import _answered
 
-    parts = SimpleNamespace(items=[Todo(id=i, task=f"part {i}") for i in range(7)], by_parts=True)
+    parts = Plan(items=[Todo(id=i, task=f"part {i}") for i in range(7)], by_parts=True)
     ctx = SimpleNamespace(state=SimpleNamespace(plan=parts))
     assert _answered(ctx) == 6  # the question itself is answered by its parts' statements
-    side_tasks = SimpleNamespace(items=[Todo(id=i, task=f"task {i}") for i in range(3)], by_parts=False)
+    side_tasks = Plan(items=[Todo(id=i, task=f"task {i}") for i in range(3)], by_parts=False)
     assert _answered(SimpleNamespace(state=SimpleNamespace(plan=side_tasks))) == 3
     brief = replace(MEASURED, summaries=False, rated=False, drift=False, brief=True)
     assert brief.seconds(_answered(ctx), 8) > brief.seconds(4, 8)  # six statements cost more than four
@@ -97,7 +97,7 @@ def test_the_reading_left_is_fitted_to_an_answer_for_every_part(monkeypatch: pyt
     runs = [SimpleNamespace(status="running", queue=list(range(8))) for _ in range(4)] + \
         [SimpleNamespace(status="done", queue=[]) for _ in range(2)]
     research = SimpleNamespace(tasks=runs, visited=["c1"], findings=[], budget_binds=True)
-    plan = SimpleNamespace(items=[Todo(id=i, task=f"part {i}") for i in range(7)], by_parts=True)
+    plan = Plan(items=[Todo(id=i, task=f"part {i}") for i in range(7)], by_parts=True)
     reading = _reading(MEASURED, True)
     differs = False
     for spent in range(150, 300, 5):

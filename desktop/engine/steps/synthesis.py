@@ -103,9 +103,7 @@ def _statements(ctx: StepContext, sources: list[Finding]) -> int:
     counted where its parts are tasks (their statements answer it)."""
     tasks = {f.task_id for f in sources}
     plan = ctx.state.plan
-    if plan is not None and plan.by_parts and len(tasks - {0}) > 0:
-        tasks -= {0}
-    return max(2, len(tasks))
+    return max(2, len(plan.answered(tasks) if plan is not None else tasks))
 
 
 async def _quote_sources(ctx: StepContext, sources: list[Finding]) -> list[str]:
