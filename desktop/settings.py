@@ -143,7 +143,7 @@ class ResearchSettings(_Section):
     # phase 3: deep extraction
     extract_k_per_query: int = Field(5, ge=1, le=50, description="Chunks retrieved per task query.")
     max_chunks_per_task: int = Field(8, ge=1, le=100, description="Evidence excerpts (searched and followed references) read per task.")
-    time_budget_s: float = Field(300.0, ge=0, le=86400, description="Server time a whole run should take at its measured speed: a slow server reads fewer excerpts per task (0: no limit).")
+    time_budget_s: float = Field(300.0, ge=0, le=86400, description="Time a whole run should take (its steps, not a user's answers), at the server's measured speed: a slow server reads fewer excerpts per task (0: no limit).")
     rrf_k: int = Field(60, ge=1, le=1000, description="Fusion constant for merging a task's query results.")
     extract_batch: int = Field(6, ge=1, le=12, description="Evidence items read together in one extraction call (its instructions are sent once).")
     extract_concurrency: int = Field(4, ge=1, le=32, description="Extraction calls run at once (also bounded by the LLM's).")

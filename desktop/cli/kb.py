@@ -40,7 +40,7 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
     p.add_argument("query", nargs="?", metavar="QUERY")
     p.add_argument("--db", required=True, metavar="NAME")
     p.add_argument("--k", type=int, default=10)
-    p.add_argument("--mode", choices=("hybrid", "dense", "lexical"), default="hybrid")
+    p.add_argument("--mode", choices=("hybrid", "dense", "lexical", "semantic"), default="hybrid")
     p.add_argument("--doc", action="append", metavar="FILE", help="only this document (repeatable)")
     p.add_argument("--tag", action="append", metavar="TAG", help="only documents with this tag (repeatable)")
     p.add_argument("--meta", action="append", metavar="KEY=VALUE", help="only documents with this metadata")

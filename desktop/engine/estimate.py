@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 
 from desktop.engine import events as ev
 from desktop.engine import prompts as P
+from desktop.engine import prompts_synthesis as PS
 from desktop.engine.excerpts import measured_speed, prompt_cost
 from desktop.engine.evidence import Aim, cut_text
 from desktop.engine.schemas import ExtractionBatch
@@ -32,7 +33,8 @@ EXCERPT_HEADER = 30  # tokens of an excerpt's label, place and sentence numbers
 SUMMARY = (900, 130)  # prompt and answer tokens of one task summary (measured: 720-1,070 and 100-150)
 DRIFT = (500, 80, 10, 120)  # a drift call's prompt and answer (reasons) tokens; answer and prompt per finding
 SYNTHESIS = (1000, 600)  # prompt tokens besides the sources, answer tokens (measured on laws-de: 285-683)
-BRIEF = (900, 60, 20)  # the brief answer's prompt besides the sources, tokens per statement (one per task), frame
+BRIEF_PROMPT = 900  # the brief answer's prompt besides the sources
+BRIEF_TOKENS = 80  # the most a brief statement takes (German, with its sources; measured: 50-80)
 BRIEF_SOURCE_TOKENS = 125  # a finding in the brief answer's prompt (findings.BRIEF_SOURCE_CHARS of quotes)
 QUALITY = (900, 60)  # measured: 970-1,320 prompt tokens and 52 answer tokens
 SOURCE_TOKENS = 160  # a finding as the synthesis reads it: its place and verified quotes (measured: ~125 with
@@ -40,6 +42,13 @@ SOURCE_TOKENS = 160  # a finding as the synthesis reads it: its place and verifi
 CHUNK_TOKENS_DEFAULT = 350
 TASK0_SHARE = 0.5  # of a tight budget's excerpts, the question itself reads this share…
 TASK0_LEADS = 4  # …in a plan of at most this many tasks (with it)
+
+
+def brief_answer_tokens(statements: int) -> int:
+    """The token limit of a brief answer of ``statements`` statements, which the estimate plans for in full: a
+    small model often writes to it (§18, 1.5B model: 146-450 tokens, four of 16 answers over the 60 a statement
+    planned before, three of them among the runs that ran longest past the budget)."""
+    return min(PS.SYNTHESIS_BRIEF.max_tokens, BRIEF_TOKENS * statements + 40)
 
 
 def _evidence_tokens(texts: list[str], aim: Aim, language: str, count: Callable[[str], int]) -> int:
@@ -89,7 +98,7 @@ class CostModel:
         rating = (sources + QUALITY[0], QUALITY[1], 1) if self.rated else (0, 0, 0)
         drift = (DRIFT[0] + findings * DRIFT[3], DRIFT[1] + DRIFT[2] * findings, math.ceil(findings / 12)) \
             if self.drift else (0, 0, 0)
-        synthesis = (BRIEF[0], BRIEF[1] * min(max(tasks, 2), 6) + BRIEF[2]) if self.brief else SYNTHESIS
+        synthesis = (BRIEF_PROMPT, brief_answer_tokens(max(tasks, 2))) if self.brief else SYNTHESIS
         prompt = summaries * SUMMARY[0] + drift[0] + sources + synthesis[0] + rating[0]
         answer = summaries * SUMMARY[1] + drift[1] + synthesis[1] + rating[1]
         return summaries + drift[2] + 1 + rating[2], prompt, answer
@@ -129,11 +138,14 @@ def _answered(ctx: StepContext) -> int:
 
 
 def remaining_budget(ctx: StepContext) -> float | None:
-    """Seconds of server time the run may still take (the budget less what the run took so far: the time
-    waited for answers, or the server's own reading and writing time where it says more), or None without a
-    budget."""
+    """Seconds the run may still take, or None without a budget: the budget less what the run took so far — its
+    steps' time (``later.timings``: the engine's own work too, its searches, quote checks and files, but not the
+    time a user took to answer), or the time waited for answers or the server's own reading and writing time
+    where either says more. Seen (§18): the runs' steps took 5-10 s besides the server's time, so a run that
+    spent the budget on the server ran past it."""
     budget, usage = ctx.settings.time_budget_s, ctx.state.usage
-    return max(0.0, budget - max(usage.seconds, usage.prompt_s + usage.answer_s)) if budget else None
+    spent = max(usage.seconds, usage.prompt_s + usage.answer_s, sum(ctx.state.later.timings.values()))
+    return max(0.0, budget - spent) if budget else None
 
 
 def fit_excerpts(model: CostModel, tasks: int, left: float, most: int, least: int, found: int = 0) -> int:

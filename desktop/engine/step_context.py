@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from desktop.engine import events as ev
+from desktop.engine import evidence
 from desktop.engine.narrate import Value, said
 from desktop.engine.prompts import Prompt
 from desktop.engine.resources import ThreadCalls
@@ -133,8 +134,9 @@ class StepContext:
         return await self.threads.run(fn, *args, uses=self.state.database)
 
     async def search(self, queries: list[str], k: int) -> list[list[SearchHit]]:
-        """Hybrid searches (the index is not async), queries embedded in one batch."""
-        return await self.in_thread(self.kb.search_many, queries, k)
+        """Searches in a worker thread (the index is not async), each query hybrid or, written in another language
+        than the documents, by meaning (``evidence.search``)."""
+        return await self.in_thread(evidence.search, self.kb, queries, k, self.state.doc_language)
 
     async def rank(self, text: str, chunk_ids: list[str]) -> list[str]:
         return [cid for cid, _ in await self.in_thread(self.kb.rank, text, chunk_ids)]

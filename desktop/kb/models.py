@@ -81,7 +81,9 @@ class SearchHit(_Model):
         }
 
 
-SearchMode = Literal["hybrid", "dense", "lexical"]
+# "semantic": by meaning, with the units the query cites ("§ 31 AtG") — hybrid without the lexical index, for a
+# query in another language than the documents, whose words match that index only by accident
+SearchMode = Literal["hybrid", "dense", "lexical", "semantic"]
 
 
 class SearchFilter(_Model):

@@ -147,8 +147,8 @@ FIELDS: dict[str, tuple[str, str]] = {
         "SettingsTexts", "Longest the server should take to read the excerpts of one prompt, at its measured speed "
         "(smaller budgets on slow servers).")),
     "research.time_budget_s": (QT_TRANSLATE_NOOP("SettingsTexts", "Time budget (s)"), QT_TRANSLATE_NOOP(
-        "SettingsTexts", "Server time a whole run should take at its measured speed: a slow server reads fewer "
-        "excerpts per task (0: no limit).")),
+        "SettingsTexts", "Time a whole run should take (its steps, not a user's answers), at the server's measured "
+        "speed: a slow server reads fewer excerpts per task (0: no limit).")),
     "research.extract_k_per_query": (QT_TRANSLATE_NOOP("SettingsTexts", "Chunks per task query (k)"),
                                      QT_TRANSLATE_NOOP("SettingsTexts", "Chunks retrieved per task query.")),
     "research.max_chunks_per_task": (QT_TRANSLATE_NOOP("SettingsTexts", "Max excerpts per task"),

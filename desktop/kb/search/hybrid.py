@@ -191,14 +191,14 @@ class Searcher:
         if scope.empty or not query.strip():
             return []
         fetch = max(self.fetch_k, k)
-        dense = self.dense_ranking(query, scope, fetch, vector) if mode in ("hybrid", "dense") else []
-        lexical = self.lexical_ranking(query, scope, fetch) if mode in ("hybrid", "lexical") else []
-        if mode == "hybrid":
-            scores = self.fuse(dense, lexical)
+        dense = self.dense_ranking(query, scope, fetch, vector) if mode != "lexical" else []
+        # "semantic" falls back on the lexical index where nothing compares by meaning yet (no vectors made)
+        lexical = self.lexical_ranking(query, scope, fetch) \
+            if mode in ("hybrid", "lexical") or (mode == "semantic" and not dense) else []
+        scores = self.fuse(dense, lexical) if mode == "hybrid" else dict(dense or lexical)
+        if mode in ("hybrid", "semantic"):
             for rank, cid in enumerate(self.citation_ranking(query, scope)):
                 scores[cid] = max(scores.get(cid, 0.0), CITATION_BOOST - 0.01 * rank) + 0.001
-        else:
-            scores = dict(dense or lexical)
         best = sorted(scores, key=scores.__getitem__, reverse=True)[:k]
         chunks = self.catalog.chunks_by_id(best)
         dense_rank = {c: i for i, (c, _) in enumerate(dense, start=1)}
