@@ -3,7 +3,7 @@
 A cost model from the server's measured reading and writing speeds (a 1.5B model on two CPU cores
 reads ~70 and writes ~10 tokens/s; a GPU server hundreds to thousands) and the sizes the run has seen.
 Before the research starts it gives the estimate the window and the CLI show, and it plans the
-reading: with ``research.time_budget_s`` set (server time for the whole run), a slow server reads fewer
+reading: with ``research.time_budget_s`` set (the whole run's time, a user's answers not counted), a slow server reads fewer
 excerpts per task in what clarification and planning left of it — the question itself (task 0) keeps
 the larger share — while a fast one reads everything the settings allow. Rough by nature (the number of findings and followed references is not known in advance),
 but it tells minutes from hours."""
@@ -46,8 +46,8 @@ TASK0_LEADS = 4  # …in a plan of at most this many tasks (with it)
 
 def brief_answer_tokens(statements: int) -> int:
     """The token limit of a brief answer of ``statements`` statements, which the estimate plans for in full: a
-    small model often writes to it (§18, 1.5B model: 146-450 tokens, four of 16 answers over the 60 a statement
-    planned before, three of them among the runs that ran longest past the budget)."""
+    small model often writes to it (§18, 1.5B model: answers of 146-450 tokens; five of 16 wrote more than the 60
+    a statement planned before, among them the three runs that ran longest past the budget)."""
     return min(PS.SYNTHESIS_BRIEF.max_tokens, BRIEF_TOKENS * statements + 40)
 
 

@@ -94,8 +94,9 @@ def search(kb: KnowledgeBase, queries: list[str], k: int, language: str) -> list
     """Each query's hits, in order: hybrid where the query is written in the documents' ``language``, by meaning
     (and the units it cites) where it is not. The lexical index holds the documents' words; another language's
     words match it only by accident ("Act", a name, a number), and those matches push the cross-language
-    dense hits down the fused ranking (§18's six English questions over the German laws: 18 of their 30 facts'
-    chunks within a task's first 8 candidates, 20 searched this way)."""
+    dense hits down the fused ranking (§18's six English questions over the German laws, on their saved queries:
+    18 of their 30 facts' chunks within a task's first 8 candidates, 20 searched this way; run afresh, §19,
+    19 of the 30 gathered against 18 — the model's translations of the parts are what limits them)."""
     semantic = [not written_in(q, language) for q in queries]
     found = {mode: iter(kb.search_many(group, k, mode) if group else []) for mode, group in
              (("hybrid", [q for q, s in zip(queries, semantic) if not s]),

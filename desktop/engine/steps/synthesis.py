@@ -25,7 +25,6 @@ from desktop.engine.citation_support import supporting
 from desktop.llm.types import BadOutput, PromptTooLong
 
 
-
 def brief(ctx: StepContext) -> bool:
     """Whether the answer takes its brief shape (``PS.SYNTHESIS_BRIEF``): under a binding time budget, whose
     minutes go to reading."""
