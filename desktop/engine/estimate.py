@@ -3,8 +3,8 @@
 A cost model from the server's measured reading and writing speeds (a 1.5B model on two CPU cores
 reads ~70 and writes ~10 tokens/s; a GPU server hundreds to thousands) and the sizes the run has seen.
 Before the research starts it gives the estimate the window and the CLI show, and it plans the
-reading: with ``research.time_budget_s`` set (the whole run's time, a user's answers not counted), a slow server reads fewer
-excerpts per task in what clarification and planning left of it — the question itself (task 0) keeps
+reading: with ``research.time_budget_s`` set (the whole run's time, a user's answers not counted), a slow
+server reads fewer excerpts per task in what clarification and planning left of it — the question itself (task 0) keeps
 the larger share — while a fast one reads everything the settings allow. Rough by nature (the number of findings and followed references is not known in advance),
 but it tells minutes from hours."""
 

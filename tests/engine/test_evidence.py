@@ -17,7 +17,8 @@ DOSE = "Welche effektive Jahresdosis darf eine beruflich exponierte Person höch
 def _gather(kb: KnowledgeBase, question: str, queries: list[str], room: int = 8, seen: list[WorkItem] = (),  # type: ignore[assignment]
             depth: int = 2) -> tuple[Gatherer, object]:
     names = {d.doc_id: d.file_name for d in kb.documents()}
-    gatherer = Gatherer(kb, Aim.of(question, question, queries[1:]), Limits(room, 5, depth, 6), list(seen), [], names, "de")
+    gatherer = Gatherer(kb, Aim.of(question, question, queries[1:]), Limits(room, 5, depth, 6), list(seen), [], names,
+                        "de")
     return gatherer, gatherer.gather(queries)
 
 
