@@ -173,9 +173,19 @@ def _quoted_line(task: Todo, text: str, n: int, language: str) -> str:
                        + right, n)
 
 
+def _title(task: Todo) -> str:
+    return " ".join(task.task.split()).rstrip("?")
+
+
 def _shown_line(task: Todo, said: str, n: int) -> str:
-    title = " ".join(task.task.split()).rstrip("?")
-    return f"- {title}: {said} [{n}]"
+    return f"- {_title(task)}: {said} [{n}]"
+
+
+def lined_tasks(answer: str, tasks: list[Todo]) -> set[int]:
+    """The tasks a line of ``completed`` shows evidence for: a line may show another task's finding whose quote
+    answers its task (``_candidates``), so the task it answers is the line's, not the finding's."""
+    starts = {line.split(": ", 1)[0] for line in answer.splitlines() if line.startswith("- ")}
+    return {t.id for t in tasks if f"- {_title(t)}" in starts}
 
 
 def _units(f: Finding, answer_language: str | None, language: str) -> list[tuple[str, str, bool]]:

@@ -4,8 +4,12 @@ is shown it (numbered anew, "(…)" where text is left out, quotes never spannin
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from desktop.engine.evidence import Aim, Gatherer, Limits, cut, search, shown_text
 from desktop.engine.research_state import WorkItem
+from desktop.engine.state import Plan, Todo
+from desktop.engine.steps.gathering import aim
 from desktop.engine.sentences import GAP, numbered, quotes, units
 from desktop.kb.database import KnowledgeBase
 
@@ -42,6 +46,44 @@ def test_a_chunk_is_cut_to_the_sentences_that_answer() -> None:
                           "Dabei stellt sie fest, welche Dosis eine beruflich exponierte Person im Jahr höchstens "
                           "erhalten darf: 20 Millisievert."]
     assert cut("Kurzer Absatz. Zweiter Satz.", Aim.of(DOSE, DOSE, []), "de") == [1, 2]  # shown whole
+
+
+# StrlSchV § 117, p. 58, as it stands in its chunk of the sample database
+AUFZEICHNUNGEN = (
+    "§ 117 Aufzeichnungen\n(1) Der Strahlenschutzverantwortliche hat dafür zu sorgen, dass Inhalt, Ergebnis und\n"
+    "Zeitpunkt der Prüfungen nach den §§ 115 und 116 Absatz 1 und 3 unverzüglich\naufgezeichnet werden.\n(2) Der "
+    "Strahlenschutzverantwortliche hat dafür zu sorgen, dass die Aufzeichnungen\naufbewahrt werden,\n1.\xa0bei "
+    "Prüfungen nach § 115 für die Dauer des Betriebes, mindestens jedoch drei Jahre\nnach dem Abschluss der nächsten "
+    "vollständigen Abnahmeprüfung,\n2.\xa0bei Prüfungen nach § 116 zehn Jahre nach Abschluss der Prüfung.\nDie "
+    "zuständige Behörde kann Abweichungen von den Aufbewahrungsfristen festlegen.\n(3) Der "
+    "Strahlenschutzverantwortliche hat die Aufzeichnungen der zuständigen Behörde\nund der ärztlichen oder "
+    "zahnärztlichen Stelle auf Verlangen vorzulegen.")
+RECORDS = ("Eine Praxis für Radiologie und Strahlentherapie überprüft ihre Aufbewahrungsfristen: Wie lange sind "
+           "Aufzeichnungen, Röntgenbilder und digitale Bilddaten im Falle von Behandlungen und im Falle von "
+           "Untersuchungen Minderjähriger aufzubewahren, unter welcher Voraussetzung dürfen elektronisch aufbewahrte "
+           "Bilddaten komprimiert werden, und wie lange sind die Aufzeichnungen über Abnahmeprüfungen und über "
+           "Konstanzprüfungen der Geräte aufzubewahren?")
+
+
+def test_a_part_of_the_question_is_cut_by_its_own_words() -> None:
+    """laws-research-09 (1.5B model): the chunk gathered for the part on the records of acceptance and constancy
+    tests was cut by the whole question's words and showed the acceptance test's sentences; the constancy test's
+    "zehn Jahre nach Abschluss der Prüfung" was never read. A part's evidence is cut by the part; the question
+    itself, and a task of a plan that is not the question's parts, by the question."""
+    part = Todo(id=3, task="Wie lange sind die Aufzeichnungen über Abnahmeprüfungen und über Konstanzprüfungen der "
+                           "Geräte aufzubewahren?")
+    plan = Plan(items=[Todo(id=0, task=RECORDS), part], by_parts=True)
+
+    def ctx(by_parts: bool) -> SimpleNamespace:
+        return SimpleNamespace(state=SimpleNamespace(question=RECORDS, plan=plan.model_copy(update={"by_parts": by_parts})))
+
+    def shown(by_parts: bool) -> str:
+        chosen = cut(AUFZEICHNUNGEN, aim(ctx(by_parts), part, []), "de")  # type: ignore[arg-type]
+        return " ".join(" ".join(AUFZEICHNUNGEN[u.start:u.end] for u in units(AUFZEICHNUNGEN) if u.number in chosen).split())
+
+    assert "zehn Jahre nach Abschluss der Prüfung" in shown(by_parts=True)
+    assert "zehn Jahre nach Abschluss der Prüfung" not in shown(by_parts=False)  # the question's words pick others
+    assert aim(ctx(True), plan.items[0], []) == Aim.of(RECORDS, RECORDS, [])  # type: ignore[arg-type]
 
 
 def test_a_query_in_another_language_than_the_documents_is_searched_by_meaning(sample_kb: KnowledgeBase) -> None:

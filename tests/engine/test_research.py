@@ -489,7 +489,10 @@ def test_a_task_the_answer_leaves_out_gets_its_best_verified_quote(harness, rese
         quote = re.search(r"„(.+)“", line).group(1).removesuffix(" …")
         citation = report.citations[n - 1]
         assert citation.quote_verified and quote[:60] in " ".join(citation.quote.split())
-    assert report.quality.tasks_answered == len(tasks_with_findings) and report.quality.tasks_total == len(state.plan.items) - 1
+    # a task is answered by a statement citing its findings or by its line, which may show another task's finding
+    lined = {t.id for t in state.plan.items if f"- {' '.join(t.task.split()).rstrip('?')}" in titled}
+    assert report.quality.tasks_answered == len(tasks_with_findings | lined)
+    assert report.quality.tasks_total == len(state.plan.items) - 1
 
 
 def test_an_answer_left_empty_becomes_each_tasks_best_verified_quote(harness, research_llm) -> None:  # noqa: ANN001

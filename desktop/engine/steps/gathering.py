@@ -45,6 +45,18 @@ def _in_order(ctx: StepContext, runs: list[TaskRun]) -> list[TaskRun]:
     return sorted(runs, key=lambda r: by_parts and r.task_id == 0)
 
 
+def aim(ctx: StepContext, task: Todo, queries: list[str]) -> Aim:
+    """What a task's evidence should answer: the question, the task and its queries — a part of the question its
+    own words and searches. The whole question holds every part's words, so each chunk was cut to the sentences
+    of whichever part shares most of them (seen, laws-research-09: the chunk gathered for the part on the
+    records of acceptance and constancy tests showed the acceptance test's sentences, and the constancy test's
+    "zehn Jahre" was never read)."""
+    plan = ctx.state.plan
+    if plan is not None and plan.by_parts and task.id != 0:
+        return Aim.of(task.task, task.task, queries)
+    return Aim.of(ctx.state.question, task.task, queries)
+
+
 async def _gather(ctx: StepContext, run: TaskRun, names: dict[str, str]) -> None:
     research, s = ctx.state.later.research, ctx.settings
     task = todo(ctx, run.task_id)
@@ -55,8 +67,8 @@ async def _gather(ctx: StepContext, run: TaskRun, names: dict[str, str]) -> None
                     depth=s.reference_depth, per_doc=s.reference_max_per_doc, fusion_k=s.rrf_k)
     gathered = {w.chunk_id for w in research.gathered}  # an older run read whole chunks it did not gather
     seen = research.gathered + [WorkItem(chunk_id=c) for c in research.visited if c not in gathered]
-    gatherer = await ctx.in_thread(Gatherer, ctx.kb, Aim.of(ctx.state.question, task.task, queries[1:]), limits,
-                                   seen, run.followed_units, names, ctx.state.doc_language)
+    gatherer = await ctx.in_thread(Gatherer, ctx.kb, aim(ctx, task, queries[1:]), limits, seen, run.followed_units,
+                                   names, ctx.state.doc_language)
     found = await ctx.in_thread(gatherer.gather, queries)
     run.found += len(found.items)
     run.queue = [item.model_copy(update={"task_id": run.task_id}) for item in found.items[:reading]]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from desktop.engine import events as ev
 from desktop.engine import prompts_synthesis as PS
 from desktop.engine.excerpts import measured_speed, prompt_cost
-from desktop.engine.coverage import cited_tasks
+from desktop.engine.coverage import cited_tasks, lined_tasks
 from desktop.engine.estimate import QUALITY, remaining_budget
 from desktop.engine.findings import MARKER, kept_findings, source_block, tasks_text
 from desktop.engine.research_state import Finding
@@ -88,6 +88,9 @@ def measured(ctx: StepContext, answer: QualityAnswer, rated: bool) -> Quality:
     first = syn.quality if syn.quality and syn.quality.assessed else None
     plan = [t.id for t in ctx.state.plan.items] if ctx.state.plan else []
     tasks = [t for t in plan if t != 0 or len(plan) == 1]  # the question itself is answered through its tasks
+    # a task is answered by a statement citing its findings or by the line that shows its evidence
+    answered = cited_tasks(syn.answer, syn.sources, by_id) | lined_tasks(syn.answer, ctx.state.plan.items
+                                                                         if ctx.state.plan else [])
     total = answer.grounding + answer.completeness + answer.structure + answer.citations
     return Quality(
         grounding=answer.grounding, completeness=answer.completeness, structure=answer.structure,
@@ -98,7 +101,7 @@ def measured(ctx: StepContext, answer: QualityAnswer, rated: bool) -> Quality:
         sources_read=len(set(research.visited)),
         sources_found=sum(t.found for t in research.tasks) or len({w.chunk_id for w in research.gathered}),
         statements_left_out=len(syn.left_out) + len(syn.uncited),
-        tasks_answered=len(cited_tasks(syn.answer, syn.sources, by_id) & set(tasks)), tasks_total=len(tasks),
+        tasks_answered=len(answered & set(tasks)), tasks_total=len(tasks),
     )
 
 
