@@ -181,13 +181,6 @@ def _shown_line(task: Todo, said: str, n: int) -> str:
     return f"- {_title(task)}: {said} [{n}]"
 
 
-def lined_tasks(answer: str, tasks: list[Todo]) -> set[int]:
-    """The tasks a line of ``completed`` shows evidence for: a line may show another task's finding whose quote
-    answers its task (``_candidates``), so the task it answers is the line's, not the finding's."""
-    starts = {line.split(": ", 1)[0] for line in answer.splitlines() if line.startswith("- ")}
-    return {t.id for t in tasks if f"- {_title(t)}" in starts}
-
-
 def _units(f: Finding, answer_language: str | None, language: str) -> list[tuple[str, str, bool]]:
     """What of ``f`` a line may show, each as (text, its language, whether it is the document's words): its
     faithful reading across languages, else each sentence of its verified quotes."""
@@ -223,18 +216,20 @@ def _number(sources: list[str], f: Finding) -> int:
     return sources.index(f.id) + 1
 
 
-def completed(ctx: StepContext, answer: str, sources: list[str]) -> tuple[str, list[str]]:
+def completed(ctx: StepContext, answer: str, sources: list[str]) -> tuple[str, list[str], list[int]]:
     """The answer with a line for each task of the plan it leaves out but found evidence for; returns the
-    answer and the source list (a finding not yet numbered gets the next number). An answer left empty
+    answer, the source list (a finding not yet numbered gets the next number) and the tasks given a line (a line
+    may show another task's finding whose quote answers its task, ``_candidates``, so the task it answers is the
+    line's, not the finding's). An answer left empty
     (seen: a 1.5B model's only statement was a list's lead-in, "… hat die folgenden Pflichten:", and was
     left out) becomes each task's best verified quote, under a heading that says so."""
     state = ctx.state
     if not state.plan:
-        return answer, sources
+        return answer, sources, []
     findings = {f.id: f for f in state.later.research.findings}
     kept = kept_findings(ctx)
     covered = cited_tasks(answer, sources, findings)
-    sources, lines = list(sources), []
+    sources, lines, lined = list(sources), [], []
     shown: set[str] = set()  # what the lines show already: each line its own evidence
     cited = {sources[n - 1] for n in map(int, MARKER.findall(answer)) if 1 <= n <= len(sources)}
     for task in state.plan.items:
@@ -261,17 +256,20 @@ def completed(ctx: StepContext, answer: str, sources: list[str]) -> tuple[str, l
                 _unstated(task, best, "\n".join([answer, *lines]), state.doc_language, question, state.language):
             shown.add(said)
             lines.append(_line(task, said, quoted, _number(sources, best), state.language))
+            lined.append(task.id)
         stated = stated_amounts(MARKER.sub(" ", "\n".join([answer, *lines])))
         for text, quoted in _more(task, best, stated, state.doc_language, state.language):
             if text not in shown:
                 shown.add(text)
                 lines.append(_line(task, text, quoted, _number(sources, best), state.language))
+                lined.append(task.id)
     if not lines:
-        return answer, sources
+        return answer, sources, []
     labels = LABELS["de" if state.language == "de" else "en"]
+    lined = sorted(set(lined))
     if not answer.strip():
-        return f"**{labels['evidence_by_task']}:**\n" + "\n".join(lines), sources
+        return f"**{labels['evidence_by_task']}:**\n" + "\n".join(lines), sources, lined
     block = f"**{labels['more_evidence']}:**\n" + "\n".join(lines)
     head = f"\n\n**{labels['open_points']}:**"
     body, _, rest = answer.partition(head)
-    return f"{body}\n\n{block}" + (head + rest if rest else ""), sources
+    return f"{body}\n\n{block}" + (head + rest if rest else ""), sources, lined

@@ -134,6 +134,7 @@ class Research(_Model):
 class Synthesis(_Model):
     answer: str = ""
     sources: list[str] = Field(default_factory=list, description="finding ids in the order of their [n] numbers")
+    lined: list[int] = Field(default_factory=list, description="the tasks the answer gives a line of their evidence")
     quality: Quality | None = None
     drift_warning: str | None = None
     started_at: str | None = None

@@ -22,12 +22,17 @@ def _finding(fid: str, task_id: int, *sentences: str, info: str = "") -> Finding
 
 def _completed(question: str, parts: list[str], findings: list[Finding], answer: str, sources: list[str],
                language: str = "de") -> str:
+    return _completion(question, parts, findings, answer, sources, language)[0]
+
+
+def _completion(question: str, parts: list[str], findings: list[Finding], answer: str, sources: list[str],
+                language: str = "de") -> tuple[str, list[str], list[int]]:
     items = [Todo(id=0, task=question), *(Todo(id=i, task=p) for i, p in enumerate(parts, start=1))]
     state = RunState(run_id="r", question=question, database="Sample", language=language, doc_language="de",
                      plan=Plan(items=items, by_parts=True))
     state.later.research.findings = findings
     ctx = SimpleNamespace(state=state, settings=Settings().research)
-    return completed(ctx, answer, sources)[0]  # type: ignore[arg-type]
+    return completed(ctx, answer, sources)  # type: ignore[arg-type]
 
 
 WASTE_Q = ("Ein Betreiber gibt radioaktive Abfälle zur Beförderung ab. Was muss er vor der Abgabe vom Empfänger "
@@ -68,6 +73,19 @@ def test_one_finding_answers_two_parts_with_two_sentences() -> None:
     second = " ".join(line for line in lines if line.startswith("- Mit welchem Vorlauf"))
     assert len(first) == 1 and "schriftliche Erklärung" in first[0]
     assert "fünf Arbeitstage" in second and "zwei Arbeitstage" in second
+
+
+def test_a_line_answers_its_own_task_whatever_finding_it_shows() -> None:
+    """A part's line may show another task's finding whose quote answers the part (``_candidates``): the part is
+    the one answered, not the finding's task (seen with the scripted model: three tasks had a line, the quality
+    section counted two). A part with no evidence gets no line."""
+    parts = ["Was muss er vor der Abgabe vom Empfänger einholen?",
+             "Mit welchem Vorlauf ist die Abgabe der Behörde mitzuteilen und ein noch nicht feststehendes "
+             "Beförderungsdatum nachzumelden?",
+             "Welche Strafe droht bei einem Verstoß?"]
+    answer, sources, lined = _completion(WASTE_Q, parts, [_finding("F1", 1, CONSENT, FIVE_DAYS, TWO_DAYS)], "", [])
+    assert "fünf Arbeitstage" in answer and sources == ["F1"]
+    assert lined == [1, 2]
 
 
 RECORD_Q = "Wie lange ist die Gesundheitsakte aufzubewahren und wann ist sie zu vernichten?"

@@ -13,7 +13,7 @@ from __future__ import annotations
 from desktop.engine import events as ev
 from desktop.engine import prompts_synthesis as PS
 from desktop.engine.excerpts import measured_speed, prompt_cost
-from desktop.engine.coverage import cited_tasks, lined_tasks
+from desktop.engine.coverage import cited_tasks
 from desktop.engine.estimate import QUALITY, remaining_budget
 from desktop.engine.findings import MARKER, kept_findings, source_block, tasks_text
 from desktop.engine.research_state import Finding
@@ -89,8 +89,7 @@ def measured(ctx: StepContext, answer: QualityAnswer, rated: bool) -> Quality:
     plan = [t.id for t in ctx.state.plan.items] if ctx.state.plan else []
     tasks = [t for t in plan if t != 0 or len(plan) == 1]  # the question itself is answered through its tasks
     # a task is answered by a statement citing its findings or by the line that shows its evidence
-    answered = cited_tasks(syn.answer, syn.sources, by_id) | lined_tasks(syn.answer, ctx.state.plan.items
-                                                                         if ctx.state.plan else [])
+    answered = cited_tasks(syn.answer, syn.sources, by_id) | set(syn.lined)
     total = answer.grounding + answer.completeness + answer.structure + answer.citations
     return Quality(
         grounding=answer.grounding, completeness=answer.completeness, structure=answer.structure,

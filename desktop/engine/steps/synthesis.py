@@ -141,7 +141,7 @@ async def _adopt(ctx: StepContext, draft: SynthesisAnswer, sources: list[Finding
     syn = ctx.state.later.synthesis
     shown: Rendered = render(draft, [_support_text(f) for f in sources], ctx.state.language, aims(ctx), _restated(ctx),
                              documents=[f.quoted for f in sources])
-    answer, syn.sources = completed(ctx, shown.markdown, [f.id for f in sources])  # every task that found something
+    answer, syn.sources, syn.lined = completed(ctx, shown.markdown, [f.id for f in sources])  # every task that found something
     by_id = {f.id: f for f in ctx.state.later.research.findings}
     syn.answer, syn.quotations, syn.quotations_verified = unquote_unverified(
         answer, await _quote_sources(ctx, [by_id[i] for i in syn.sources]))
