@@ -25,7 +25,8 @@ mSv" read from a quote of "mehr als 1 Millisievert")."""
 from __future__ import annotations
 
 from desktop.engine.citation_support import stated_amounts, support
-from desktop.engine.figure_kinds import asked_kinds, new_figures
+from desktop.engine.closeness import Meaning, closeness
+from desktop.engine.figure_kinds import asked_kinds, kinded_figures, new_figures, said_figures
 from desktop.engine.findings import MARKER, kept_findings
 from desktop.engine.focus import MIN_OVERLAP, answers, asks_for_figure, figures, score
 from desktop.engine.research_state import Finding
@@ -77,7 +78,8 @@ def _quote(f: Finding, task: Todo, question: str, language: str) -> str:
     of its excerpt the engine showed, the model's pick first; a figure counts where the task asks for one). Seen: a passage cut at ``MAX_CHARS`` lost the
     figure its fourth sentence states ("… mindestens 120 Lerneinheiten …")."""
     aim, wants = _aim(task, question), asks_for_figure(task.task)
-    return max(_sentences(f), key=lambda text: score(aim, text, language, wants), default="")
+    return max(_sentences(f), key=lambda text: (answers(task.task, text, language), score(aim, text, language, wants)),
+               default="")
 
 
 def faithful(f: Finding) -> bool:
@@ -189,24 +191,78 @@ def _units(f: Finding, answer_language: str | None, language: str) -> list[tuple
     return [(text, language, True) for text in _sentences(f)]
 
 
-def _more(task: Todo, f: Finding, said: set[str], language: str, answer_language: str | None) -> list[tuple[str, bool]]:
-    """Up to ``MORE_PER_TASK`` units of ``f`` (the task's best finding) that state a figure of a kind the task
-    asks for that ``said`` (the amounts the answer states) lacks, those sharing most of the task's words first;
-    each (text, quoted). Seen (laws-research-14): the part asked for two periods, its finding stated both in two
-    sentences, its one line showed one. Only the best finding's: another finding's sentence with a figure of the
-    kind asked is as often about something else (a Behörde's own four-week check for the operator's
-    notice period)."""
-    kinds = asked_kinds(task.task)
+def _more(task: Todo, f: Finding, answer: str, language: str, answer_language: str | None,
+          kinds: set[str] | None = None) -> list[tuple[str, bool]]:
+    """Up to ``MORE_PER_TASK`` units of ``f`` that state a figure of a kind in ``kinds`` (by default those the
+    task asks for) that ``answer`` (with the lines so far) does not state as that kind, those sharing most of the
+    task's words first; each (text, quoted). Seen (laws-research-14): the part asked for two periods, its finding
+    stated both in two sentences, its one line showed one."""
+    kinds = asked_kinds(task.task) if kinds is None else kinds
     if not kinds and not asks_for_figure(task.task):
         return []
     scored = [(support(task.task, text, lang), text, quoted)
               for text, lang, quoted in _units(f, answer_language, language)]
-    said, out = set(said), []
+    said, out = said_figures(MARKER.sub(" ", answer)), []
     for overlap, text, quoted in sorted(scored, key=lambda u: -u[0]):
         if len(out) < MORE_PER_TASK and overlap >= MIN_OVERLAP and new_figures(text, said, kinds):
-            said |= stated_amounts(text)
+            for value, of in said_figures(text).items():
+                said[value] = said.get(value, set()) | of
             out.append((text, quoted))
     return out
+
+
+def _further(task: Todo, best: Finding, ranked: list[Finding], answer: str, shown: list[str], language: str,
+             answer_language: str | None) -> list[tuple[Finding, str, bool]]:
+    """The lines after a task's best (``shown``: its text, if shown), each (finding, text, quoted): the units of
+    its best finding with figures the answer lacks (``_more``), then, for a part that asks for figures of two
+    kinds while its lines state one, those of the kind it lacks from its other tier-1 findings (seen,
+    laws-research-03: "Frist, Aufbewahrung der Ergebnisse und Dosis" showed the dose of one finding; the
+    period and the retention stood in the part's other finding). Other findings only for a kind the lines lack:
+    another finding's sentence with a figure of a kind asked is as often about something else (a Behörde's own
+    four-week check for the operator's notice period; replayed on the runs of RESULTS §20, taking them for every
+    part added 17 lines and no fact besides these two; 13 of the lines were off their part)."""
+    out = [(best, text, quoted) for text, quoted in _more(task, best, answer, language, answer_language)]
+    kinds = asked_kinds(task.task)
+    for f in ranked if len(kinds) > 1 else []:
+        lacking = kinds - {kind for text in [*shown, *(t for _, t, _ in out)]
+                           for of in kinded_figures(text).values() for kind in of}
+        if not lacking:
+            break
+        if f is not best and f.task_id == task.id and f.tier == 1:
+            so_far = "\n".join([answer, *(t for _, t, _ in out)])
+            out += [(f, text, quoted) for text, quoted in _more(task, f, so_far, language, answer_language, lacking)]
+    return out
+
+
+async def meaning(ctx: StepContext) -> Meaning:
+    """Across languages, how close in meaning each part of a question by its parts is to each sentence of the
+    kept findings (the knowledge base's multilingual embedder); in one language, or for another plan, nothing.
+    Seen (laws-research-08, -13, English parts over the German laws): the model's reading of a finding
+    named its first sentence, and the sentence that answered another part ("Die Genehmigung wird auf
+    längstens fünf Jahre befristet.", "… fünf Jahre lang aufzubewahren.") was never shown."""
+    state = ctx.state
+    if not state.plan or not state.plan.by_parts or state.language == state.doc_language:
+        return {}
+    parts = {t.id: t.task for t in state.plan.items if t.id != 0}
+    texts = sorted({text for f in kept_findings(ctx) for text in _sentences(f)})
+    return await ctx.in_thread(closeness, ctx.kb, parts, texts) if parts and texts else {}
+
+
+def _closest(task: Todo, kept: list[Finding], shown: set[str],
+             close: dict[str, float]) -> tuple[Finding, tuple[str, bool]] | None:
+    """The kept sentence closest in meaning to ``task`` that no line shows yet, one stating a figure of a kind it
+    asks for where it asks for one; with its finding, as a quote."""
+    kinds = asked_kinds(task.task)
+
+    def of_kind(text: str) -> bool:
+        found = kinded_figures(text)
+        return not asks_for_figure(task.task) or any(not kinds or of & kinds for of in found.values())
+    pool = [(close[text], f, text) for f in kept for text in _sentences(f)
+            if text in close and text not in shown and of_kind(text)]
+    if not pool:
+        return None
+    _, f, text = max(pool, key=lambda p: p[0])
+    return f, (text, True)
 
 
 def _number(sources: list[str], f: Finding) -> int:
@@ -216,11 +272,13 @@ def _number(sources: list[str], f: Finding) -> int:
     return sources.index(f.id) + 1
 
 
-def completed(ctx: StepContext, answer: str, sources: list[str]) -> tuple[str, list[str], list[int]]:
+def completed(ctx: StepContext, answer: str, sources: list[str],
+              close: Meaning | None = None) -> tuple[str, list[str], list[int]]:
     """The answer with a line for each task of the plan it leaves out but found evidence for; returns the
     answer, the source list (a finding not yet numbered gets the next number) and the tasks given a line (a line
     may show another task's finding whose quote answers its task, ``_candidates``, so the task it answers is the
-    line's, not the finding's). An answer left empty
+    line's, not the finding's); ``close``: across languages, each part's closeness in meaning to each kept
+    sentence (``meaning``). An answer left empty
     (seen: a 1.5B model's only statement was a list's lead-in, "… hat die folgenden Pflichten:", and was
     left out) becomes each task's best verified quote, under a heading that says so."""
     state = ctx.state
@@ -246,22 +304,25 @@ def completed(ctx: StepContext, answer: str, sources: list[str]) -> tuple[str, l
         pick = next(((f, said) for f in ranked
                      for said in [_said(task, f, question, state.doc_language, answer, state.language)]
                      if said[0] not in shown), None)
+        # across languages a reading that does not answer its part gives way to the sentence closest in meaning
+        if (close or {}).get(task.id) and not (pick and answers(task.task, pick[0].info, state.language)):
+            pick = _closest(task, kept, shown, close[task.id]) or pick  # type: ignore[index]
         if pick is None:
             continue
         best, (said, quoted) = pick
         # a part of the question always shows its evidence in the document's words: the model's one statement
         # of it may miss what the sentence states (seen: "ist 75 Jahre" for "bis die Person das 75. Lebensjahr
         # vollendet hat", laws-research-02), and the reviewer checks the statement against it
+        own: list[tuple[Finding, str, bool]] = []
         if state.plan.by_parts or not (task.id in covered or best.id in cited) or \
                 _unstated(task, best, "\n".join([answer, *lines]), state.doc_language, question, state.language):
-            shown.add(said)
-            lines.append(_line(task, said, quoted, _number(sources, best), state.language))
-            lined.append(task.id)
-        stated = stated_amounts(MARKER.sub(" ", "\n".join([answer, *lines])))
-        for text, quoted in _more(task, best, stated, state.doc_language, state.language):
+            own.append((best, said, quoted))
+        own += _further(task, best, ranked, "\n".join([answer, *lines, said if own else ""]),
+                        [said] if own else [], state.doc_language, state.language)
+        for f, text, quoted in own:
             if text not in shown:
                 shown.add(text)
-                lines.append(_line(task, text, quoted, _number(sources, best), state.language))
+                lines.append(_line(task, text, quoted, _number(sources, f), state.language))
                 lined.append(task.id)
     if not lines:
         return answer, sources, []

@@ -5,9 +5,10 @@ laws-de research questions (laws-research-02, -12, -14)."""
 
 from __future__ import annotations
 
+import asyncio
 from types import SimpleNamespace
 
-from desktop.engine.coverage import completed
+from desktop.engine.coverage import completed, meaning
 from desktop.engine.research_state import Finding, QuoteRecord
 from desktop.engine.state import Plan, RunState, Todo
 from desktop.settings import Settings
@@ -21,18 +22,26 @@ def _finding(fid: str, task_id: int, *sentences: str, info: str = "") -> Finding
 
 
 def _completed(question: str, parts: list[str], findings: list[Finding], answer: str, sources: list[str],
-               language: str = "de") -> str:
-    return _completion(question, parts, findings, answer, sources, language)[0]
+               language: str = "de", searches: dict[int, list[str]] | None = None, kb: object = None) -> str:
+    return _completion(question, parts, findings, answer, sources, language, searches, kb)[0]
 
 
 def _completion(question: str, parts: list[str], findings: list[Finding], answer: str, sources: list[str],
-                language: str = "de") -> tuple[str, list[str], list[int]]:
-    items = [Todo(id=0, task=question), *(Todo(id=i, task=p) for i, p in enumerate(parts, start=1))]
+                language: str = "de", searches: dict[int, list[str]] | None = None,
+                kb: object = None) -> tuple[str, list[str], list[int]]:
+    """``completed`` for a plan by ``parts`` (``searches``: a part's sub-queries by its id); with ``kb``, each
+    part's closeness in meaning to the kept sentences (``meaning``) measured by that knowledge base."""
+    items = [Todo(id=0, task=question), *(Todo(id=i, task=p, subtasks=(searches or {}).get(i, []))
+                                          for i, p in enumerate(parts, start=1))]
     state = RunState(run_id="r", question=question, database="Sample", language=language, doc_language="de",
                      plan=Plan(items=items, by_parts=True))
     state.later.research.findings = findings
-    ctx = SimpleNamespace(state=state, settings=Settings().research)
-    return completed(ctx, answer, sources)  # type: ignore[arg-type]
+
+    async def in_thread(fn, *args):  # noqa: ANN001, ANN202 - the engine runs it in the knowledge base's thread
+        return fn(*args)
+    ctx = SimpleNamespace(state=state, settings=Settings().research, kb=kb, in_thread=in_thread)
+    close = asyncio.run(meaning(ctx)) if kb else None  # type: ignore[arg-type]
+    return completed(ctx, answer, sources, close)  # type: ignore[arg-type]
 
 
 WASTE_Q = ("Ein Betreiber gibt radioaktive Abfälle zur Beförderung ab. Was muss er vor der Abgabe vom Empfänger "
@@ -138,3 +147,77 @@ def test_a_sentence_that_answers_the_part_comes_before_the_tier() -> None:
     answer = _completed("Welche Anforderungen gelten für die ärztliche Überwachung?", [FITNESS_PART],
                         [primary, secondary], "", [])
     assert "bedingt tauglich" in answer and "Unterlagen anzufordern" not in answer
+
+
+HEALTH_Q = ("Wie lange ist die Gesundheitsakte aufzubewahren und wann ist sie spätestens zu vernichten?")
+HEALTH_RECORD = ("(3) Die Gesundheitsakte ist während der Tätigkeit der beruflich exponierten Person auf dem neuesten "
+                 "Stand zu halten. Sie ist so lange aufzubewahren, bis die Person das 75. Lebensjahr vollendet hat oder "
+                 "vollendet hätte, mindestens jedoch 30 Jahre nach Beendigung der Wahrnehmung von Aufgaben als "
+                 "beruflich exponierte Person. Sie ist spätestens 100 Jahre nach der Geburt der überwachten Person zu "
+                 "vernichten.")
+AIRCREW = ("(3) Der Strahlenschutzverantwortliche hat dafür zu sorgen, dass die Ermittlungsergebnisse spätestens sechs "
+           "Monate nach dem Einsatz vorliegen und unverzüglich dem Luftfahrt-Bundesamt nach § 168 Absatz 2 des "
+           "Strahlenschutzgesetzes vorgelegt werden.")
+
+
+def test_a_finding_is_weighed_by_its_sentence_that_answers_the_part() -> None:
+    """laws-research-02: the part "Wann sie spätestens zu vernichten ist?" (its search held the part before it,
+    "… aufzubewahren ist?") weighed the other part's finding by its sentence on keeping the record, which shared
+    as many words as the one on destroying it and came first; so a finding on aircrew doses, whose sentence
+    answers by "spätestens", was the part's best. A finding counts by the sentence that answers the part."""
+    parts = ["Wie lange die Gesundheitsakte aufzubewahren ist?", "Wann sie spätestens zu vernichten ist?"]
+    searches = {2: ["Wie lange die Gesundheitsakte aufzubewahren ist? Wann sie spätestens zu vernichten ist?"]}
+    answer = _completed(HEALTH_Q, parts, [_finding("F5", 1, HEALTH_RECORD), _finding("F12", 2, AIRCREW)], "", [],
+                        searches=searches)
+    line = next(line for line in answer.splitlines() if line.startswith("- Wann sie"))
+    assert "100 Jahre nach der Geburt" in line and "Luftfahrt-Bundesamt" not in answer
+
+
+RADON_Q = ("Was gilt nach der Anmeldung eines Arbeitsplatzes in einem Radongebiet für die Abschätzung der Exposition "
+           "(Frist, Aufbewahrung der Ergebnisse und Dosis, ab der die Anforderungen des beruflichen Strahlenschutzes "
+           "gelten)?")
+ESTIMATE = ("(1) Der zur Anmeldung Verpflichtete hat innerhalb von sechs Monaten nach der Anmeldung eine auf den "
+            "Arbeitsplatz bezogene Abschätzung der Radon-222-Exposition durchzuführen")
+KEEP = "Die Ergebnisse der Abschätzung sind fünf Jahre lang aufzubewahren."
+BELOW = ("(2) Ergibt die Abschätzung, dass die effektive Dosis 6 Millisievert im Kalenderjahr nicht überschreiten kann, "
+         "so hat der zur Abschätzung Verpflichtete die Exposition durch Radon regelmäßig zu überprüfen.")
+ABOVE = ("(3) Ergibt die Abschätzung, dass die effektive Dosis 6 Millisievert im Kalenderjahr überschreiten kann, so "
+         "sind Anforderungen des beruflichen Strahlenschutzes nach Maßgabe des § 131 zu erfüllen.")
+
+
+def test_a_part_asking_for_figures_of_two_kinds_shows_the_kind_its_best_finding_lacks() -> None:
+    """laws-research-03: the part asked for a period, a retention and a dose; its line showed its best finding's
+    dose, and the period and retention its other finding stated were left out (the "6" of "6 Millisievert" also
+    passed for the "sechs" of "sechs Monaten")."""
+    part = ("Was gilt nach der Anmeldung des Arbeitsplatzes für die Abschätzung der Exposition (Frist, Aufbewahrung "
+            "der Ergebnisse und Dosis, ab der die Anforderungen des beruflichen Strahlenschutzes gelten)?")
+    answer = _completed(RADON_Q, [part], [_finding("F9", 1, BELOW, ABOVE), _finding("F3", 1, ESTIMATE, KEEP)],
+                        "", [])
+    assert "6 Millisievert" in answer and "sechs Monaten" in answer and "fünf Jahre" in answer
+
+
+LICENCE_Q = ("A contractor's staff work in other companies' radiation protection areas. Which activities need a "
+             "licence, and for how long can such a licence be granted at most?")
+DUTY = ("2. gewährleistet ist, dass die in den Anlagen und Einrichtungen beschäftigten Personen den Anordnungen der "
+        "Strahlenschutzverantwortlichen und der Strahlenschutzbeauftragten dieser Anlagen oder Einrichtungen Folge zu "
+        "leisten haben, die diese in Erfüllung ihrer Pflichten nach diesem Gesetz treffen. Die Genehmigung wird auf "
+        "längstens fünf Jahre befristet.")
+TRAINING = ("Voraussetzung für die Teilnahme an diesem Modul ist der Nachweis einer Lizenz als Übungsleiterin mit einer "
+            "Ausbildung von mindestens 120 Lerneinheiten.")
+
+
+def test_across_languages_a_part_shows_the_sentence_closest_in_meaning_when_no_reading_answers_it() -> None:
+    """laws-research-08 (English parts over German statutes): the finding held the licence's term in its second
+    sentence and had no reading, so the part's line was its first sentence, on the staff's duties. The knowledge
+    base's multilingual embedder (the real bundled model) finds the sentence that answers the part."""
+    from desktop.kb.search.embeddings import OfflineEmbedder
+
+    parts = ["Which activities need a licence?", "For how long can such a licence be granted at most?"]
+    findings = [_finding("F2", 1, TRAINING), _finding("F3", 2, DUTY)]
+    kb = SimpleNamespace(embedder=OfflineEmbedder())
+    lines = _completed(LICENCE_Q, parts, findings, "", [], language="en", kb=kb).splitlines()
+    term = next(line for line in lines if line.startswith("- For how long"))
+    assert "fünf Jahre befristet" in term and "Anordnungen" not in term
+    # without the closeness in meaning, the first sentence stands for the part
+    before = _completed(LICENCE_Q, parts, findings, "", [], language="en").splitlines()
+    assert "fünf Jahre" not in next(line for line in before if line.startswith("- For how long"))

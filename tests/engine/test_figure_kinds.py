@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from desktop.engine.figure_kinds import AMOUNT, PERIOD, asked_kinds, kinded_figures, new_figures
+from desktop.engine.figure_kinds import AMOUNT, PERIOD, asked_kinds, kinded_figures, new_figures, said_figures
 
 
 @pytest.mark.parametrize(("part", "kinds"), [
@@ -41,10 +41,18 @@ def test_each_figure_has_the_kind_of_the_word_after_it() -> None:
 
 def test_new_figures_are_those_of_an_asked_kind_the_answer_lacks() -> None:
     text = "Die Messung muss innerhalb von 18 Monaten erfolgen; der Referenzwert beträgt 300 Becquerel je Kubikmeter."
-    assert new_figures(text, set(), {PERIOD}) == {"18"}
-    assert new_figures(text, {"18"}, {PERIOD}) == set()
-    assert new_figures(text, set(), {AMOUNT}) == {"300"}
-    assert new_figures(text, set(), set()) == {"18", "300"}  # a part that names no kind takes either
+    assert new_figures(text, {}, {PERIOD}) == {"18"}
+    assert new_figures(text, {"18": {PERIOD}}, {PERIOD}) == set()
+    assert new_figures(text, {}, {AMOUNT}) == {"300"}
+    assert new_figures(text, {}, set()) == {"18", "300"}  # a part that names no kind takes either
+    # "18 Monate" is new beside "18 Millisievert": a value the answer states as another kind
+    assert new_figures(text, said_figures("höchstens 18 Millisievert"), {PERIOD}) == {"18"}
+    assert new_figures(text, said_figures("binnen 18 Monaten"), {PERIOD}) == set()
+
+
+def test_a_figure_whose_kind_is_not_told_counts_as_every_kind() -> None:
+    assert said_figures("innerhalb von 18 Monaten") == {"18": {PERIOD}}
+    assert said_figures("zwölf") == {"12": {PERIOD, AMOUNT}}
 
 
 def test_a_list_number_before_a_noun_states_no_amount_an_ordinal_of_time_does() -> None:

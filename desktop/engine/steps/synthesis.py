@@ -15,7 +15,7 @@ from desktop.engine import events as ev
 from desktop.engine import prompts_synthesis as PS
 from desktop.engine.answer import Rendered, cited_numbers, plain, render, unquote_unverified
 from desktop.engine.checks import language_check
-from desktop.engine.coverage import completed
+from desktop.engine.coverage import completed, meaning
 from desktop.engine.estimate import brief_answer_tokens
 from desktop.engine.findings import BRIEF_SOURCE_CHARS, SOURCE_CHARS, kept_findings, source_block, tasks_text
 from desktop.engine.research_state import Finding
@@ -141,7 +141,8 @@ async def _adopt(ctx: StepContext, draft: SynthesisAnswer, sources: list[Finding
     syn = ctx.state.later.synthesis
     shown: Rendered = render(draft, [_support_text(f) for f in sources], ctx.state.language, aims(ctx), _restated(ctx),
                              documents=[f.quoted for f in sources])
-    answer, syn.sources, syn.lined = completed(ctx, shown.markdown, [f.id for f in sources])  # every task that found something
+    answer, syn.sources, syn.lined = completed(ctx, shown.markdown, [f.id for f in sources],  # every task that found something
+                                               await meaning(ctx))
     by_id = {f.id: f for f in ctx.state.later.research.findings}
     syn.answer, syn.quotations, syn.quotations_verified = unquote_unverified(
         answer, await _quote_sources(ctx, [by_id[i] for i in syn.sources]))
