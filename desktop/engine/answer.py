@@ -24,7 +24,8 @@ QUOTED = re.compile(r"[„“\"]([^„“”\"\n]{12,600}?)[“”\"]")
 @dataclass
 class Rendered:
     """The answer's Markdown; the statements left out for want of a supporting source (``uncited``) and
-    those that may not stand in an answer, with why (``left_out``: 'fragment', 'question', 'garbled', 'off_question')."""
+    those that may not stand in an answer, with why (``left_out``: 'other_language', 'fragment', 'question',
+    'garbled', 'off_question')."""
 
     markdown: str
     uncited: list[str] = field(default_factory=list)

@@ -16,6 +16,7 @@ import re
 
 from rapidfuzz import fuzz
 
+from desktop.engine.checks import foreign
 from desktop.engine.citation_support import content_terms, holds
 
 # An enumeration's item or a clause cut out of one: "1. daß …", "a) die …", "(2) …", "- …".
@@ -74,7 +75,10 @@ def off_question(text: str, aims: list[str], language: str) -> bool:
 
 
 def why_left_out(text: str, aims: list[str], sources: list[str], language: str) -> str | None:
-    """Why a statement may not stand in the answer ('fragment', 'question', 'garbled', 'off_question'), or None."""
+    """Why a statement may not stand in the answer ('other_language', 'fragment', 'question', 'garbled',
+    'off_question'), or None."""
+    if foreign(text, language):
+        return "other_language"
     if fragment(text):
         return "fragment"
     if question(text):

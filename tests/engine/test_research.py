@@ -171,6 +171,24 @@ def test_wrong_language_synthesis_is_redone(harness, research_llm) -> None:  # n
     assert "must be in German" in calls[0].attempts[0]["error"]  # the problem, as fed back to the model
 
 
+def test_a_statement_in_another_language_is_left_out_not_the_whole_answer_redone(harness, research_llm) -> None:  # noqa: ANN001
+    """laws-research-04 (1.5B model): one statement of five copied a reading half in the documents' language; the
+    whole answer was asked for again three times (203 s) and the run ended with an evidence report. Where a
+    statement is in the run's language the answer stands without the others."""
+    english = ("The limit of the effective dose for occupationally exposed persons is twenty millisievert in a "
+               "calendar year, and the authority may allow more in single cases.")
+    research_llm.once["SynthesisAnswer"] = [replies.as_json(
+        {"answer": [{"text": TEXTS["de"]["answer"] + ".", "sources": [1]}, {"text": english, "sources": [1]}],
+         "details": [], "open": []})]
+    state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
+    report, syn = state.later.report, state.later.synthesis
+    assert report.kind == "synthesis" and report.answer.startswith(TEXTS["de"]["answer"]) and english not in report.answer
+    calls = [c for c in harness.of(ev.LlmCall) if c.purpose == "synthesis.write"]
+    assert len(calls) == 1 and len(calls[0].attempts) == 1
+    assert syn.left_out == [f"other_language: {english}"]
+    assert any("other_language" in w.message for w in harness.of(ev.Warning))
+
+
 def test_statements_without_a_valid_source_are_left_out_and_count_as_uncited(harness, research_llm) -> None:  # noqa: ANN001
     """A lenient reviewer cannot make uncited claims grounded: a statement naming no source from the list is
     not in the answer, and the measured share of cited sentences stands beside the model's own rating."""

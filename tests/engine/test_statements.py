@@ -9,7 +9,7 @@ from desktop.engine.answer import render
 from desktop.engine.checks import foreign
 from desktop.engine.research_state import Finding, QuoteRecord
 from desktop.engine.schemas import Statement, SynthesisAnswer
-from desktop.engine.statements import fragment, garbled, off_question, question, real_gap
+from desktop.engine.statements import fragment, garbled, off_question, question, real_gap, why_left_out
 from desktop.engine.steps.quality import figures_in_quotes
 
 QUESTION = "Welche Frist gilt für die Anzeige des Betriebs eines Kosmetiklasers, und welche Behörde ist zuständig?"
@@ -71,6 +71,21 @@ def test_a_quotation_keeps_its_sources_language() -> None:
             '20 Millisievert im Kalenderjahr.“')
     assert foreign(text, "en") is None
     assert foreign("Der Grenzwert der effektiven Dosis beträgt für beruflich exponierte Personen zwanzig.", "en") == "de"
+
+
+def test_an_answer_is_asked_again_only_where_none_of_its_statements_is_in_its_language() -> None:
+    """A statement in another language is left out on its own (``why_left_out``); the answer is asked for again
+    only where no statement long enough to tell is in the run's language."""
+    from desktop.engine.checks import some_in_language
+
+    german = "Der Grenzwert der effektiven Dosis beträgt für beruflich exponierte Personen zwanzig Millisievert."
+    english = "The limit of the effective dose for occupationally exposed persons is twenty millisievert a year."
+    check = some_in_language("en", lambda texts: texts)  # type: ignore[arg-type, return-value]
+    assert check([german, english]) is None
+    assert "must be in English" in (check([german]) or "")
+    assert check([german, "Too short to tell."]) is not None and check(["Too short to tell."]) is None
+    assert why_left_out(german, [], [german], "en") == "other_language"
+    assert why_left_out(english, [], [english], "en") != "other_language"
 
 
 def _finding(n: int, quote: str) -> Finding:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from desktop.engine import events as ev
 from desktop.engine import prompts_synthesis as PS
 from desktop.engine.answer import Rendered, cited_numbers, plain, render, unquote_unverified
-from desktop.engine.checks import language_check
+from desktop.engine.checks import foreign, some_in_language
 from desktop.engine.coverage import completed, meaning
 from desktop.engine.estimate import brief_answer_tokens
 from desktop.engine.findings import BRIEF_SOURCE_CHARS, SOURCE_CHARS, kept_findings, source_block, tasks_text
@@ -60,13 +60,15 @@ def _values(ctx: StepContext, sources: list[Finding]) -> dict[str, object]:
 
 
 def _check(sources: list[str], language: str):  # noqa: ANN202
-    in_language = language_check(language, lambda v: [s.text for s in v.answer + v.details])  # type: ignore[attr-defined]
+    # a statement in another language is left out at rendering (``statements.why_left_out``); the answer is asked
+    # for again only where none is in the run's language
+    in_language = some_in_language(language, lambda v: [s.text for s in v.answer + v.details])  # type: ignore[attr-defined]
 
     def check(value: object) -> str | None:
         answer: SynthesisAnswer = value  # type: ignore[assignment]
-        statements = answer.answer + answer.details
         if problem := in_language(value):  # words of another language cannot match the sources' either
             return problem
+        statements = [s for s in answer.answer + answer.details if not foreign(s.text, language)]
         if not any(cited_numbers(s, len(sources)) for s in statements):
             return PS.NO_CITED_STATEMENT.format(n=len(sources))
         if not any(supporting(plain(s.text), cited_numbers(s, len(sources)), sources, language) for s in statements):
