@@ -274,8 +274,9 @@ class ResearchEngine:
         finally:
             self._running.pop(state.run_id, None)
         new = ctx.state
+        # the phase the step worked in: each phase's first step names it as it starts (steps/*.py)
         timings = new.later.timings
-        timings[state.phase] = timings.get(state.phase, 0.0) + time.monotonic() - started
+        timings[new.phase] = timings.get(new.phase, 0.0) + time.monotonic() - started
         if new.status == "running" and nxt.endswith(".wait"):
             new.status = "waiting"
         new.next_step, new.steps, new.updated_at = nxt, new.steps + 1, now()
