@@ -272,15 +272,15 @@ def _number(sources: list[str], f: Finding) -> int:
     return sources.index(f.id) + 1
 
 
-def completed(ctx: StepContext, answer: str, sources: list[str],
-              close: Meaning | None = None) -> tuple[str, list[str], list[int]]:
+def completed(ctx: StepContext, answer: str, sources: list[str], close: Meaning | None = None,
+              heading: str = "evidence_by_task") -> tuple[str, list[str], list[int]]:
     """The answer with a line for each task of the plan it leaves out but found evidence for; returns the
     answer, the source list (a finding not yet numbered gets the next number) and the tasks given a line (a line
     may show another task's finding whose quote answers its task, ``_candidates``, so the task it answers is the
     line's, not the finding's); ``close``: across languages, each part's closeness in meaning to each kept
     sentence (``meaning``). An answer left empty
     (seen: a 1.5B model's only statement was a list's lead-in, "… hat die folgenden Pflichten:", and was
-    left out) becomes each task's best verified quote, under a heading that says so."""
+    left out) becomes each task's best verified quote, under ``heading`` (a key of ``LABELS``) that says so."""
     state = ctx.state
     if not state.plan:
         return answer, sources, []
@@ -329,7 +329,7 @@ def completed(ctx: StepContext, answer: str, sources: list[str],
     labels = LABELS["de" if state.language == "de" else "en"]
     lined = sorted(set(lined))
     if not answer.strip():
-        return f"**{labels['evidence_by_task']}:**\n" + "\n".join(lines), sources, lined
+        return f"**{labels[heading]}:**\n" + "\n".join(lines), sources, lined
     block = f"**{labels['more_evidence']}:**\n" + "\n".join(lines)
     head = f"\n\n**{labels['open_points']}:**"
     body, _, rest = answer.partition(head)

@@ -82,6 +82,7 @@ class CostModel:
     translated: bool = False  # each reading also says what the excerpt holds in the answer's language
     drift: bool = True  # the model scores the findings' drift (not under a binding time budget: steps/drift.py)
     brief: bool = False  # the answer in its brief shape (under a binding time budget: steps/synthesis.py)
+    written: bool = True  # the model writes the answer (not for a plan by parts under a binding time budget)
 
     def excerpt_s(self) -> float:
         reading = ANSWER_PER_EXCERPT + (ANSWER_PER_INFO if self.translated else 0)
@@ -99,9 +100,11 @@ class CostModel:
         drift = (DRIFT[0] + findings * DRIFT[3], DRIFT[1] + DRIFT[2] * findings, math.ceil(findings / 12)) \
             if self.drift else (0, 0, 0)
         synthesis = (BRIEF_PROMPT, brief_answer_tokens(max(tasks, 2))) if self.brief else SYNTHESIS
+        if not self.written:  # the engine answers each part with its evidence: no call, no sources read again
+            synthesis, sources = (0, 0), 0
         prompt = summaries * SUMMARY[0] + drift[0] + sources + synthesis[0] + rating[0]
         answer = summaries * SUMMARY[1] + drift[1] + synthesis[1] + rating[1]
-        return summaries + drift[2] + 1 + rating[2], prompt, answer
+        return summaries + drift[2] + int(self.written) + rating[2], prompt, answer
 
     def seconds(self, tasks: int, excerpts: int, found: int = 0) -> float:
         _, prompt, answer = self.final(tasks, excerpts, found)
@@ -166,21 +169,27 @@ async def readable(ctx: StepContext) -> int | None:
     if left is None or model is None:
         return None
     least = 0 if research.visited else ctx.settings.extract_batch
-    return fit_excerpts(_reading(model, research.budget_binds), _answered(ctx), left, queued, least,
+    return fit_excerpts(_reading(model, research.budget_binds, _by_parts(ctx)), _answered(ctx), left, queued, least,
                         found=len(research.findings))
 
 
-def _reading(model: CostModel, binds: bool) -> CostModel:
+def _by_parts(ctx: StepContext) -> bool:
+    return ctx.state.plan is not None and ctx.state.plan.by_parts
+
+
+def _reading(model: CostModel, binds: bool, by_parts: bool) -> CostModel:
     """What the rest of a run costs once the reading is under way: the instructions are cached, no summaries
     or rating are planned, and drift scores and the full answer only where the budget does not bind
     (steps/drift.py, steps/synthesis.py)."""
-    return replace(model, summaries=False, rated=False, fixed_tokens=0, drift=not binds, brief=binds)
+    return replace(_binding(model, by_parts), fixed_tokens=0) if binds else \
+        replace(model, summaries=False, rated=False, fixed_tokens=0)
 
 
-def _binding(model: CostModel) -> CostModel:
+def _binding(model: CostModel, by_parts: bool) -> CostModel:
     """What follows the reading under a binding time budget: no task summaries, drift scores or rating, and
-    the answer in its brief shape."""
-    return replace(model, summaries=False, rated=False, drift=False, brief=True)
+    the answer in its brief shape — or, in a plan by the question's parts, each part's evidence, written by no
+    model (``steps/synthesis.by_evidence``)."""
+    return replace(model, summaries=False, rated=False, drift=False, brief=True, written=not by_parts)
 
 
 def allowances(ctx: StepContext, model: CostModel | None) -> dict[int, int]:
@@ -195,7 +204,7 @@ def allowances(ctx: StepContext, model: CostModel | None) -> dict[int, int]:
     # the budget binds: the task summaries are the findings themselves (steps/research.py), the findings keep
     # the grades of their reading (steps/drift.py), and the model rates its answer only if time is left
     # (quality.py): the time goes to reading
-    total = fit_excerpts(_binding(model), len(tasks), left, sum(full.values()), s.extract_batch)
+    total = fit_excerpts(_binding(model, _by_parts(ctx)), len(tasks), left, sum(full.values()), s.extract_batch)
     # the question itself leads a plan of a few side tasks; among the parts of a question that asks many
     # things it is one task of many
     first = tasks[0].id == 0 and 1 < len(tasks) <= TASK0_LEADS
@@ -214,7 +223,7 @@ async def research_estimate(ctx: StepContext, phase: str) -> ev.EstimateReady | 
     tasks, s = _pending(ctx), ctx.settings
     planned = allowances(ctx, model)
     if planned:  # the budget binds: no summary calls, drift scores or rating planned for (see allowances)
-        model = _binding(model)
+        model = _binding(model, _by_parts(ctx))
     else:
         planned = {t.id: s.max_chunks_per_task for t in tasks}
     excerpts = sum(planned.values())
@@ -240,4 +249,5 @@ async def room_for_requests(ctx: StepContext) -> bool:
     research = ctx.state.later.research
     queued = sum(len(t.queue) for t in research.tasks if t.status == "running")
     turn = SERVED_TURN[0] / model.prompt_tps + SERVED_TURN[1] / model.answer_tps
-    return left - _reading(model, research.budget_binds).seconds(_answered(ctx), queued, len(research.findings)) >= turn
+    rest = _reading(model, research.budget_binds, _by_parts(ctx))
+    return left - rest.seconds(_answered(ctx), queued, len(research.findings)) >= turn

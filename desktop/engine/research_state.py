@@ -142,6 +142,8 @@ class Synthesis(_Model):
     left_out: list[str] = Field(default_factory=list, description="statements that may not stand in an answer: 'why: text'")
     quotations: int = Field(0, description="quotations the written answer had")
     quotations_verified: int = Field(0, description="of those, the ones found in their sources")
+    by_evidence: bool = Field(False, description="the engine answered each part with its evidence; no model wrote "
+                                                  "the answer (steps/synthesis.by_evidence)")
     fallback: Literal["no_findings", "model_failed"] | None = Field(
         None, description="why the report lists the evidence instead of a written answer")
     fallback_detail: str | None = Field(None, description="what went wrong, when the model failed")

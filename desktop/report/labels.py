@@ -81,6 +81,8 @@ LABELS: dict[str, dict[str, str]] = {
         "drift_by_reading": "bewertet mit der Note, die es beim Lesen bekam (das Zeitbudget lässt keinen zweiten Blick zu)",
         "more_evidence": "Weitere Belege je Aufgabe",
         "evidence_by_task": "Belege je Aufgabe",
+        "answer_by_parts": "Antwort aus den Belegen, je Teilfrage (Sätze der Dokumente, von Rabbithole ausgewählt; "
+                           "im Zeitbudget schrieb kein Modell die Antwort, seine Zeit ging ins Lesen)",
         "tasks_answered": "Aufgaben mit Beleg in der Antwort",
         "measured": "Gemessen",
         "figures_in_quotes": "Zahlen der Antwort in ihren zitierten Belegen",
@@ -173,6 +175,8 @@ LABELS: dict[str, dict[str, str]] = {
         "drift_by_reading": "scored by the grade it got when it was read (the time budget leaves no room for a second look)",
         "more_evidence": "More evidence by task",
         "evidence_by_task": "Evidence for each task",
+        "answer_by_parts": "Answer from the evidence, part by part (the documents' sentences, chosen by Rabbithole; "
+                           "under the time budget no model wrote the answer, its time went to reading)",
         "tasks_answered": "Tasks with evidence in the answer",
         "measured": "Measured",
         "figures_in_quotes": "The answer's figures in the quotes it cites",

@@ -1536,18 +1536,23 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         <translation>Synthese: die Überarbeitung gab keine brauchbare Antwort ({error}); die erste Antwort bleibt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="301"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="291"/>
+        <source>time budget: the answer shows each of {parts} parts of the question with the sentence of the documents found for it, chosen by Rabbithole, not written by the LLM, whose time went to reading (Settings: time budget; 0 has it written)</source>
+        <translation>Zeitbudget: die Antwort zeigt jede der {parts} Teilfragen mit dem Satz der Dokumente, der für sie gefunden wurde, ausgewählt von Rabbithole, nicht vom LLM geschrieben, dessen Zeit ins Lesen ging (Einstellungen: Zeitbudget; 0 lässt sie schreiben)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="305"/>
         <source>{0}%</source>
         <comment>a percentage</comment>
         <translation>{0}&#xa0;%</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="304"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="308"/>
         <source>{0} s</source>
         <translation>{0} s</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="305"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="309"/>
         <source>%n minute(s)</source>
         <translation>
             <numerusform>%n Minute</numerusform>
@@ -1555,52 +1560,52 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="315"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="319"/>
         <source>ended by you</source>
         <translation>von Ihnen beendet</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="315"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="319"/>
         <source>the last round was reached</source>
         <translation>letzte Runde erreicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="316"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="320"/>
         <source>the token budget was reached</source>
         <translation>Token-Budget erreicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="317"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="321"/>
         <source>nothing new was found</source>
         <translation>nichts Neues gefunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="318"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="322"/>
         <source>the model gave no usable answer</source>
         <translation>das Modell gab keine brauchbare Antwort</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="319"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="323"/>
         <source>automatic</source>
         <translation>automatisch</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="319"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="323"/>
         <source>done</source>
         <translation>erledigt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="319"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="323"/>
         <source>skipped</source>
         <translation>übersprungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="320"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="324"/>
         <source>running</source>
         <translation>läuft</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="320"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="324"/>
         <source>pending</source>
         <translation>offen</translation>
     </message>

@@ -22,7 +22,7 @@ MEASURED = CostModel(prompt_tps=72.6, answer_tps=10.4, chunk_tokens=350, fixed_t
 
 def _ctx(tasks: int, spent_s: float, budget_s: float) -> SimpleNamespace:
     settings = ResearchSettings(time_budget_s=budget_s)
-    plan = SimpleNamespace(items=[Todo(id=i, task=f"task {i}") for i in range(tasks)])
+    plan = SimpleNamespace(items=[Todo(id=i, task=f"task {i}") for i in range(tasks)], by_parts=False)
     state = SimpleNamespace(plan=plan, later=SimpleNamespace(research=SimpleNamespace(tasks=[]), timings={}),
                             usage=SimpleNamespace(seconds=spent_s, prompt_s=0.0, answer_s=0.0))
     return SimpleNamespace(settings=settings, state=state)
@@ -85,8 +85,8 @@ def test_the_answer_is_planned_for_every_part_not_only_those_still_reading() -> 
     assert brief.seconds(_answered(ctx), 8) > brief.seconds(4, 8)  # six statements cost more than four
 
 
-def test_the_reading_left_is_fitted_to_an_answer_for_every_part(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``readable`` plans what follows the reading for the plan's parts, whatever number of them still read."""
+def test_the_reading_left_is_fitted_to_an_answer_for_every_task(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``readable`` plans what follows the reading for the plan's tasks, whatever number of them still read."""
     import asyncio
 
     from desktop.engine import estimate
@@ -98,8 +98,8 @@ def test_the_reading_left_is_fitted_to_an_answer_for_every_part(monkeypatch: pyt
     runs = [SimpleNamespace(status="running", queue=list(range(8))) for _ in range(4)] + \
         [SimpleNamespace(status="done", queue=[]) for _ in range(2)]
     research = SimpleNamespace(tasks=runs, visited=["c1"], findings=[], budget_binds=True)
-    plan = Plan(items=[Todo(id=i, task=f"part {i}") for i in range(7)], by_parts=True)
-    reading = _reading(MEASURED, True)
+    plan = Plan(items=[Todo(id=i, task=f"task {i}") for i in range(6)], by_parts=False)
+    reading = _reading(MEASURED, True, False)
     differs = False
     for spent in range(150, 300, 5):
         state = SimpleNamespace(plan=plan, later=SimpleNamespace(research=research, timings={}),
@@ -109,6 +109,21 @@ def test_the_reading_left_is_fitted_to_an_answer_for_every_part(monkeypatch: pyt
         assert room == fit_excerpts(reading, 6, 300 - spent, 32, 0)
         differs |= room != fit_excerpts(reading, 4, 300 - spent, 32, 0)
     assert differs  # with the four parts still reading the plan would read more than fits
+
+
+def test_under_a_binding_budget_a_plan_by_parts_plans_no_written_answer_and_reads_more() -> None:
+    """A plan by the question's parts is answered with each part's evidence under a binding budget (§21: the
+    brief answer's call took 70-200 s of the 300): no call, no sources read again, and that time goes to reading."""
+    from desktop.engine.estimate import _binding
+
+    written, by_parts = _binding(MEASURED, False), _binding(MEASURED, True)
+    assert by_parts.final(6, 12) == (0, 0, 0) and written.final(6, 12)[0] == 1
+    assert fit_excerpts(by_parts, 6, 200, most=48, least=4) > fit_excerpts(written, 6, 200, most=48, least=4)
+    plan = Plan(items=[Todo(id=i, task=f"part {i}") for i in range(4)], by_parts=True)
+    ctx = _ctx(tasks=4, spent_s=92, budget_s=300)
+    planned_written = sum(allowances(ctx, MEASURED).values())
+    ctx.state.plan = plan
+    assert sum(allowances(ctx, MEASURED).values()) > planned_written
 
 
 def test_the_budget_counts_the_time_the_runs_steps_took_not_only_the_servers() -> None:

@@ -356,3 +356,34 @@ def test_under_a_binding_budget_each_batch_is_planned_after_the_answer_before_it
     harness.settings = harness.settings.changed(research={"time_budget_s": 0})
     harness.run(lambda engine: _to_report(engine, QUESTION_DE))
     assert any(later[0] < earlier[1] for earlier, later in zip(arrivals, arrivals[1:]))  # concurrent batches
+
+
+PARTS_DE = ("Welcher Grenzwert der effektiven Dosis gilt für beruflich exponierte Personen im Kalenderjahr, und wie "
+            "lange sind die Aufzeichnungen über die Körperdosis aufzubewahren?")
+
+
+def test_under_a_binding_budget_a_question_of_parts_is_answered_with_each_parts_evidence(harness, research_llm) -> None:  # noqa: ANN001
+    """§21 (1.5B model, 16 research questions): the brief answer's call took 70-200 s of the 300, and the parts'
+    evidence lines alone held 38 of the 39 facts its answers stated. In a plan by the question's parts under a
+    binding budget no model writes the answer: each part shows the sentence found for it, cited and verified, the
+    heading and a warning say who chose it, and no model rates it."""
+    from desktop.report.labels import LABELS
+
+    harness.settings = harness.settings.changed(research={"reference_depth": 0, "time_budget_s": 8})
+    async def auto(engine):  # noqa: ANN001, ANN202
+        state = await engine.start(PARTS_DE, "Sample", auto=True)
+        return await engine.approve(state.run_id)
+
+    state = harness.run(auto)
+    assert state.status == "done" and state.plan.by_parts and state.later.research.budget_binds
+    syn, report = state.later.synthesis, state.later.report
+    assert not _calls(harness, "synthesis.write") and not _calls(harness, "synthesis.quality")
+    assert syn.by_evidence and syn.fallback is None and report.kind == "synthesis"
+    assert report.answer.startswith(f"**{LABELS['de']['answer_by_parts']}:**\n")
+    lines = [line for line in report.answer.splitlines() if line.startswith("- ")]
+    parts = [t for t in state.plan.items if t.id != 0]
+    assert syn.lined and len(lines) >= len(syn.lined) and all(line.rstrip().endswith("]") for line in lines)
+    assert {line.split(":")[0][2:] for line in lines} <= {" ".join(t.task.split()).rstrip("?") for t in parts}
+    assert report.citations and all(c.quote is None or c.quote_verified for c in report.citations)
+    assert not report.quality.assessed and report.quality.verified_quote_share == 1.0
+    assert any(w.key == "warn_answer_by_parts" for w in harness.of(ev.Warning))

@@ -127,7 +127,8 @@ async def quality(ctx: StepContext) -> str:
               "tasks": tasks_text(ctx), "answer": syn.answer,
               "sources": _cited_text(sources, syn.answer) or "(no sources cited)"}
     answer, rated = NOT_RATED, False
-    if _time_for_rating(ctx, values):
+    # an answer no model wrote is not the model's to rate: its measured figures stand alone
+    if not syn.by_evidence and _time_for_rating(ctx, values):
         answer = await ctx.ask_or(lambda: NOT_RATED, PS.QUALITY, QualityAnswer, **values)
         rated = answer is not NOT_RATED
     first = syn.quality

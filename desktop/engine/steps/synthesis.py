@@ -31,6 +31,16 @@ def brief(ctx: StepContext) -> bool:
     return ctx.state.later.research.budget_binds
 
 
+def by_evidence(ctx: StepContext) -> bool:
+    """Whether the engine answers the question part by part with the evidence found for each, and no model
+    writes the answer: under a binding time budget, in a plan by the question's parts. Measured (RESULTS §21,
+    1.5B model, 2 cores): the brief answer's call took 70-200 s of the 300 (its 2,200-2,800 prompt tokens read at
+    ~34 tokens/s), while the parts' evidence lines alone, replayed on those runs' evidence, held 38 of the 39
+    facts the answers stated; those minutes go to reading instead (``estimate.CostModel.written``)."""
+    plan = ctx.state.plan
+    return brief(ctx) and plan is not None and plan.by_parts
+
+
 def _chars(ctx: StepContext) -> int:
     return BRIEF_SOURCE_CHARS if brief(ctx) else SOURCE_CHARS
 
@@ -138,6 +148,14 @@ def _restated(ctx: StepContext) -> list[str]:
     return [state.question, state.clarification.summary or "", state.anchor.scope if state.anchor else "", *tasks]
 
 
+async def _settle(ctx: StepContext, answer: str) -> None:
+    """``answer`` as the run's, its quotations counted: one that stands in none of its sources loses its marks."""
+    syn = ctx.state.later.synthesis
+    by_id = {f.id: f for f in ctx.state.later.research.findings}
+    syn.answer, syn.quotations, syn.quotations_verified = unquote_unverified(
+        answer, await _quote_sources(ctx, [by_id[i] for i in syn.sources]))
+
+
 async def _adopt(ctx: StepContext, draft: SynthesisAnswer, sources: list[Finding], attempt: int) -> bool:
     """The draft as the run's answer; whether any of the model's statements stood."""
     syn = ctx.state.later.synthesis
@@ -145,9 +163,7 @@ async def _adopt(ctx: StepContext, draft: SynthesisAnswer, sources: list[Finding
                              documents=[f.quoted for f in sources])
     answer, syn.sources, syn.lined = completed(ctx, shown.markdown, [f.id for f in sources],  # every task that found something
                                                await meaning(ctx))
-    by_id = {f.id: f for f in ctx.state.later.research.findings}
-    syn.answer, syn.quotations, syn.quotations_verified = unquote_unverified(
-        answer, await _quote_sources(ctx, [by_id[i] for i in syn.sources]))
+    await _settle(ctx, answer)
     syn.uncited = shown.uncited
     syn.left_out = [f"{why}: {text}" for why, text in shown.left_out]
     if shown.uncited:
@@ -158,15 +174,32 @@ async def _adopt(ctx: StepContext, draft: SynthesisAnswer, sources: list[Finding
     return bool(shown.markdown.strip())
 
 
+async def _answer_by_parts(ctx: StepContext) -> bool:
+    """Each part of the question with the sentence of the documents found for it (``coverage.completed`` with no
+    statement of a model), under a heading that says who chose it; whether any part had one."""
+    syn = ctx.state.later.synthesis
+    answer, syn.sources, syn.lined = completed(ctx, "", [], await meaning(ctx), heading="answer_by_parts")
+    if not syn.lined:
+        return False
+    await _settle(ctx, answer)
+    syn.by_evidence = True
+    ctx.warn("warn_answer_by_parts", parts=len(syn.lined))
+    ctx.emit(ev.SynthesisTokens(text=syn.answer, attempt=1))
+    return True
+
+
 async def write(ctx: StepContext) -> str:
     state = ctx.state
     state.phase = "synthesis"
     ctx.emit(ev.PhaseStarted(phase="synthesis"))
     syn = state.later.synthesis
-    syn.quality, syn.fallback = None, None
+    syn.quality, syn.fallback, syn.by_evidence = None, None, False
     if not kept_findings(ctx):
         syn.fallback = "no_findings"
         return "report.build"
+    # where no part has a line of its own (none of its findings kept), the model writes the brief answer
+    if by_evidence(ctx) and await _answer_by_parts(ctx):
+        return "synthesis.quality"
     sources = numbered_sources(ctx, synthesis_budget(ctx, await ctx.llm.context_length()))
     syn.sources = [f.id for f in sources]
     try:
