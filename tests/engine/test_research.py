@@ -252,6 +252,45 @@ def test_interactive_retrieval_serves_requests_and_rejects_bad_ones(harness, res
     assert len(read) == len(set(read))  # a passage read for a task in part and whole is one finding
 
 
+def _conversations(harness) -> list[int]:  # noqa: ANN001
+    """The turns of each reading conversation: its last call's messages are the system text, then a user text
+    and (after the first) an answer and a follow-up per turn."""
+    calls = [c for c in harness.of(ev.LlmCall) if c.purpose == "research.extract"]
+    return [len(c.messages) // 2 for c in calls if len(c.messages) > 2]
+
+
+def test_a_request_repeated_after_it_was_served_ends_the_conversation(harness, research_llm) -> None:  # noqa: ANN001
+    """Seen with the 1.5B model (laws-research-11): it asked for the same keyword search again after it was served,
+    three times, each turn 20-40 s; nothing new to read ends the conversation."""
+    same = {"readings": [], "requests": [{"kind": "keyword", "doc": "StrlSchG", "query": "Berufslebensdosis"}]}
+    research_llm.once["ExtractionBatch"] = [same, same, same, same]
+    harness.settings = harness.settings.changed(research={"extract_concurrency": 1, "time_budget_s": 0})
+    state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
+    assert state.status == "done"
+    follow_ups = [c for c in harness.of(ev.LlmCall) if c.purpose == "research.extract" and len(c.messages) > 2]
+    assert follow_ups and "Requested text:" in follow_ups[0].messages[-1]["content"]
+    assert max(_conversations(harness)) == 2  # the first answer and the one turn that served something
+
+
+def test_each_turn_of_requests_needs_room_in_the_time_budget(harness, research_llm, monkeypatch) -> None:  # noqa: ANN001
+    """Seen (laws-research-11): the budget had room for a turn when the batch was sent, and three turns ran past it.
+    Each turn asks again; here the room is gone after the first."""
+    from desktop.engine import extraction
+
+    rooms = iter([True, True])  # the batch may invite requests, and its first turn fits; no more after that
+
+    async def room(ctx) -> bool:  # noqa: ANN001
+        return next(rooms, False)
+
+    monkeypatch.setattr(extraction, "room_for_requests", room)
+    asks = [{"readings": [], "requests": [{"kind": "keyword", "doc": "StrlSchG", "query": q}]}
+            for q in ("Berufslebensdosis", "Augenlinse", "Organ-Äquivalentdosis", "Haut")]
+    research_llm.once["ExtractionBatch"] = asks
+    harness.settings = harness.settings.changed(research={"extract_concurrency": 1, "time_budget_s": 0})
+    state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
+    assert state.status == "done" and max(_conversations(harness)) == 2
+
+
 def test_skip_a_task_and_concurrent_extraction(harness, research_llm, fake_llm) -> None:  # noqa: ANN001
     harness.settings = harness.settings.changed(
         llm={"concurrency": 4}, research={"extract_batch": 2})  # 8 chunks of a task: four calls of two
