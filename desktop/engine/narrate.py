@@ -85,8 +85,8 @@ ENGLISH: dict[str, str] = {
                                  "the evidence instead",
         "warn_revision_failed": "synthesis: the revision gave no usable answer ({error}); the first answer stands",
         "warn_answer_by_parts": "time budget: the answer shows each of {parts} parts of the question with the "
-                                "sentence of the documents found for it, chosen by Rabbithole, not written by the "
-                                "LLM, whose time went to reading (research.time_budget_s; 0 has it written)",
+                                "evidence Rabbithole chose for it, not an answer written by the LLM, whose time went "
+                                "to reading (research.time_budget_s; 0 has it written)",
     }.items()},
     "run_cancelled": "Cancelled; resume to continue from here.",
     "run_done": "The report is ready.",

@@ -83,6 +83,9 @@ LABELS: dict[str, dict[str, str]] = {
         "evidence_by_task": "Belege je Aufgabe",
         "answer_by_parts": "Antwort aus den Belegen, je Teilfrage (Sätze der Dokumente, von Rabbithole ausgewählt; "
                            "im Zeitbudget schrieb kein Modell die Antwort, seine Zeit ging ins Lesen)",
+        "answer_by_parts_readings": "Antwort aus den Belegen, je Teilfrage (von Rabbithole ausgewählt: ein Satz der "
+                                    "Dokumente, zitiert, oder die Lesart des Modells dazu; im Zeitbudget schrieb kein "
+                                    "Modell die Antwort, seine Zeit ging ins Lesen)",
         "tasks_answered": "Aufgaben mit Beleg in der Antwort",
         "measured": "Gemessen",
         "figures_in_quotes": "Zahlen der Antwort in ihren zitierten Belegen",
@@ -177,6 +180,9 @@ LABELS: dict[str, dict[str, str]] = {
         "evidence_by_task": "Evidence for each task",
         "answer_by_parts": "Answer from the evidence, part by part (the documents' sentences, chosen by Rabbithole; "
                            "under the time budget no model wrote the answer, its time went to reading)",
+        "answer_by_parts_readings": "Answer from the evidence, part by part (chosen by Rabbithole: a sentence of the "
+                                    "documents, quoted, or the model's reading of it; under the time budget no model "
+                                    "wrote the answer, its time went to reading)",
         "tasks_answered": "Tasks with evidence in the answer",
         "measured": "Measured",
         "figures_in_quotes": "The answer's figures in the quotes it cites",

@@ -289,9 +289,9 @@ class ProgressPanel(QWidget):
             "warn_revision_failed": self.tr("synthesis: the revision gave no usable answer ({error}); the first "
                                             "answer stands"),
             "warn_answer_by_parts": self.tr("time budget: the answer shows each of {parts} parts of the question "
-                                            "with the sentence of the documents found for it, chosen by Rabbithole, "
-                                            "not written by the LLM, whose time went to reading (Settings: time "
-                                            "budget; 0 has it written)"),
+                                            "with the evidence Rabbithole chose for it, not an answer written by the "
+                                            "LLM, whose time went to reading (Settings: time budget; 0 has it "
+                                            "written)"),
         }
 
     def _value(self, name: str, value: Value) -> str:

@@ -1537,8 +1537,8 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
     </message>
     <message>
         <location filename="../../desktop/ui/progress_panel.py" line="291"/>
-        <source>time budget: the answer shows each of {parts} parts of the question with the sentence of the documents found for it, chosen by Rabbithole, not written by the LLM, whose time went to reading (Settings: time budget; 0 has it written)</source>
-        <translation>Zeitbudget: die Antwort zeigt jede der {parts} Teilfragen mit dem Satz der Dokumente, der für sie gefunden wurde, ausgewählt von Rabbithole, nicht vom LLM geschrieben, dessen Zeit ins Lesen ging (Einstellungen: Zeitbudget; 0 lässt sie schreiben)</translation>
+        <source>time budget: the answer shows each of {parts} parts of the question with the evidence Rabbithole chose for it, not an answer written by the LLM, whose time went to reading (Settings: time budget; 0 has it written)</source>
+        <translation>Zeitbudget: die Antwort zeigt jede der {parts} Teilfragen mit den Belegen, die Rabbithole für sie ausgewählt hat, keine vom LLM geschriebene Antwort; seine Zeit ging ins Lesen (Einstellungen: Zeitbudget; 0 lässt sie schreiben)</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/progress_panel.py" line="305"/>

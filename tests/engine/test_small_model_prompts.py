@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from support import fake_ollama_replies as replies
 from support.research_llm import QUESTION_DE, QUESTION_EN, excerpts, prompt_text, schema_title
 
@@ -360,18 +361,24 @@ def test_under_a_binding_budget_each_batch_is_planned_after_the_answer_before_it
 
 PARTS_DE = ("Welcher Grenzwert der effektiven Dosis gilt für beruflich exponierte Personen im Kalenderjahr, und wie "
             "lange sind die Aufzeichnungen über die Körperdosis aufzubewahren?")
+PARTS_EN = ("What is the limit of the effective dose for occupationally exposed persons in a calendar year, and how "
+            "long must the records of the body dose be kept?")
 
 
-def test_under_a_binding_budget_a_question_of_parts_is_answered_with_each_parts_evidence(harness, research_llm) -> None:  # noqa: ANN001
+@pytest.mark.parametrize(("question", "language", "heading"), [
+    (PARTS_DE, "de", "answer_by_parts"), (PARTS_EN, "en", "answer_by_parts_readings")])
+def test_under_a_binding_budget_a_question_of_parts_is_answered_with_each_parts_evidence(  # noqa: ANN001
+        harness, research_llm, question: str, language: str, heading: str) -> None:
     """§21 (1.5B model, 16 research questions): the brief answer's call took 70-200 s of the 300, and the parts'
     evidence lines alone held 38 of the 39 facts its answers stated. In a plan by the question's parts under a
     binding budget no model writes the answer: each part shows the sentence found for it, cited and verified, the
-    heading and a warning say who chose it, and no model rates it."""
+    heading and a warning say who chose it — over documents in another language, that a line may be the model's
+    reading of the sentence — and no model rates it."""
     from desktop.report.labels import LABELS
 
     harness.settings = harness.settings.changed(research={"reference_depth": 0, "time_budget_s": 8})
     async def auto(engine):  # noqa: ANN001, ANN202
-        state = await engine.start(PARTS_DE, "Sample", auto=True)
+        state = await engine.start(question, "Sample", auto=True)
         return await engine.approve(state.run_id)
 
     state = harness.run(auto)
@@ -379,7 +386,7 @@ def test_under_a_binding_budget_a_question_of_parts_is_answered_with_each_parts_
     syn, report = state.later.synthesis, state.later.report
     assert not _calls(harness, "synthesis.write") and not _calls(harness, "synthesis.quality")
     assert syn.by_evidence and syn.fallback is None and report.kind == "synthesis"
-    assert report.answer.startswith(f"**{LABELS['de']['answer_by_parts']}:**\n")
+    assert report.language == language and report.answer.startswith(f"**{LABELS[language][heading]}:**\n")
     lines = [line for line in report.answer.splitlines() if line.startswith("- ")]
     parts = [t for t in state.plan.items if t.id != 0]
     assert syn.lined and len(lines) >= len(syn.lined) and all(line.rstrip().endswith("]") for line in lines)

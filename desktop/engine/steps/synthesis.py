@@ -176,9 +176,11 @@ async def _adopt(ctx: StepContext, draft: SynthesisAnswer, sources: list[Finding
 
 async def _answer_by_parts(ctx: StepContext) -> bool:
     """Each part of the question with the sentence of the documents found for it (``coverage.completed`` with no
-    statement of a model), under a heading that says who chose it; whether any part had one."""
-    syn = ctx.state.later.synthesis
-    answer, syn.sources, syn.lined = completed(ctx, "", [], await meaning(ctx), heading="answer_by_parts")
+    statement of a model), under a heading that says who chose it — and, over documents in another language, that
+    a line may be the model's reading of the sentence; whether any part had one."""
+    syn, state = ctx.state.later.synthesis, ctx.state
+    heading = "answer_by_parts" if state.language == state.doc_language else "answer_by_parts_readings"
+    answer, syn.sources, syn.lined = completed(ctx, "", [], await meaning(ctx), heading=heading)
     if not syn.lined:
         return False
     await _settle(ctx, answer)
