@@ -5,7 +5,9 @@ the sources it rests on (``SynthesisAnswer``), and Rabbithole renders them to Ma
 markers. A statement without a valid source is left out, never made a citation. Quotes in the answer
 that are not in their sources lose their quotation marks, and statements that may not stand in an answer
 (a fragment, a garbled word, one off the question) are left out (``answer.py``). The quality section
-follows (``quality.py``) and, after a low self-rating, one focused revision. When the model cannot write
+follows (``quality.py``) and, after a low self-rating, one focused revision. Under a binding time budget a
+question planned by its parts is answered part by part with the evidence ``coverage.py`` picks, and no model
+writes it (``by_evidence``): on a slow server those minutes read more. When the model cannot write
 a usable answer, the run still ends in a report: phase 5 builds an evidence report from the verified
 findings (``Synthesis.fallback``)."""
 
