@@ -31,7 +31,7 @@ from desktop.engine.findings import MARKER, kept_findings
 from desktop.engine.focus import MIN_OVERLAP, answers, asks_for_figure, figures, score
 from desktop.engine.research_state import Finding
 from desktop.engine.sentences import in_context, units
-from desktop.engine.state import Todo
+from desktop.engine.state import Todo, by_parts
 from desktop.engine.step_context import StepContext
 from desktop.report.labels import LABELS, QUOTE_MARKS
 
@@ -241,7 +241,7 @@ async def meaning(ctx: StepContext) -> Meaning:
     named its first sentence, and the sentence that answered another part ("Die Genehmigung wird auf
     längstens fünf Jahre befristet.", "… fünf Jahre lang aufzubewahren.") was never shown."""
     state = ctx.state
-    if not state.plan or not state.plan.by_parts or state.language == state.doc_language:
+    if not by_parts(state) or state.language == state.doc_language:
         return {}
     parts = {t.id: t.task for t in state.plan.items if t.id != 0}
     texts = sorted({text for f in kept_findings(ctx) for text in _sentences(f)})

@@ -20,7 +20,7 @@ from desktop.engine import prompts_synthesis as PS
 from desktop.engine.excerpts import measured_speed, prompt_cost
 from desktop.engine.evidence import Aim, cut_text
 from desktop.engine.schemas import ExtractionBatch
-from desktop.engine.state import Todo
+from desktop.engine.state import Todo, by_parts
 from desktop.engine.step_context import StepContext
 
 # Calibrated on measured runs (Qwen2.5-Coder-1.5B on laws-de, 2 cores: ~40 prompt and ~9 answer tokens/s)
@@ -169,12 +169,8 @@ async def readable(ctx: StepContext) -> int | None:
     if left is None or model is None:
         return None
     least = 0 if research.visited else ctx.settings.extract_batch
-    return fit_excerpts(_reading(model, research.budget_binds, _by_parts(ctx)), _answered(ctx), left, queued, least,
+    return fit_excerpts(_reading(model, research.budget_binds, by_parts(ctx.state)), _answered(ctx), left, queued, least,
                         found=len(research.findings))
-
-
-def _by_parts(ctx: StepContext) -> bool:
-    return ctx.state.plan is not None and ctx.state.plan.by_parts
 
 
 def _reading(model: CostModel, binds: bool, by_parts: bool) -> CostModel:
@@ -204,7 +200,7 @@ def allowances(ctx: StepContext, model: CostModel | None) -> dict[int, int]:
     # the budget binds: the task summaries are the findings themselves (steps/research.py), the findings keep
     # the grades of their reading (steps/drift.py), and the model rates its answer only if time is left
     # (quality.py): the time goes to reading
-    total = fit_excerpts(_binding(model, _by_parts(ctx)), len(tasks), left, sum(full.values()), s.extract_batch)
+    total = fit_excerpts(_binding(model, by_parts(ctx.state)), len(tasks), left, sum(full.values()), s.extract_batch)
     # the question itself leads a plan of a few side tasks; among the parts of a question that asks many
     # things it is one task of many
     first = tasks[0].id == 0 and 1 < len(tasks) <= TASK0_LEADS
@@ -223,7 +219,7 @@ async def research_estimate(ctx: StepContext, phase: str) -> ev.EstimateReady | 
     tasks, s = _pending(ctx), ctx.settings
     planned = allowances(ctx, model)
     if planned:  # the budget binds: no summary calls, drift scores or rating planned for (see allowances)
-        model = _binding(model, _by_parts(ctx))
+        model = _binding(model, by_parts(ctx.state))
     else:
         planned = {t.id: s.max_chunks_per_task for t in tasks}
     excerpts = sum(planned.values())
@@ -249,5 +245,5 @@ async def room_for_requests(ctx: StepContext) -> bool:
     research = ctx.state.later.research
     queued = sum(len(t.queue) for t in research.tasks if t.status == "running")
     turn = SERVED_TURN[0] / model.prompt_tps + SERVED_TURN[1] / model.answer_tps
-    rest = _reading(model, research.budget_binds, _by_parts(ctx))
+    rest = _reading(model, research.budget_binds, by_parts(ctx.state))
     return left - rest.seconds(_answered(ctx), queued, len(research.findings)) >= turn

@@ -173,3 +173,8 @@ class RunState(_Model):
         if isinstance(value, dict):
             return {k: v for k, v in value.items() if k in ResearchSettings.model_fields}
         return value
+
+
+def by_parts(state: RunState) -> bool:
+    """The run's plan has the question's parts as its tasks (``Plan.by_parts``)."""
+    return state.plan is not None and state.plan.by_parts

@@ -9,7 +9,7 @@ from __future__ import annotations
 from desktop.engine import events as ev
 from desktop.engine.evidence import Aim, Gatherer, Limits
 from desktop.engine.research_state import TaskRun, WorkItem
-from desktop.engine.state import Todo
+from desktop.engine.state import Todo, by_parts
 from desktop.engine.step_context import StepContext
 
 
@@ -41,8 +41,8 @@ def _in_order(ctx: StepContext, runs: list[TaskRun]) -> list[TaskRun]:
     """The order tasks gather in: what one gathered, the next does not gather again. The question itself comes
     first when a few side tasks add to it; when the tasks are the question's parts it comes last, so that each
     part gets its own best evidence and the whole question what is left."""
-    by_parts = ctx.state.plan is not None and ctx.state.plan.by_parts
-    return sorted(runs, key=lambda r: by_parts and r.task_id == 0)
+    parts = by_parts(ctx.state)
+    return sorted(runs, key=lambda r: parts and r.task_id == 0)
 
 
 def aim(ctx: StepContext, task: Todo, queries: list[str]) -> Aim:
@@ -51,8 +51,7 @@ def aim(ctx: StepContext, task: Todo, queries: list[str]) -> Aim:
     of whichever part shares most of them (seen, laws-research-09: the chunk gathered for the part on the
     records of acceptance and constancy tests showed the acceptance test's sentences, and the constancy test's
     "zehn Jahre" was never read)."""
-    plan = ctx.state.plan
-    if plan is not None and plan.by_parts and task.id != 0:
+    if by_parts(ctx.state) and task.id != 0:
         return Aim.of(task.task, task.task, queries)
     return Aim.of(ctx.state.question, task.task, queries)
 

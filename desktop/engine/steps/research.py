@@ -14,6 +14,7 @@ from desktop.engine.checks import language_check
 from desktop.engine.estimate import TASK0_LEADS, allowances, cost_model, readable, research_estimate
 from desktop.engine.extraction import read_batch
 from desktop.engine.research_state import Finding, TaskRun, TaskSummary, WorkItem
+from desktop.engine.state import by_parts
 from desktop.engine.schemas import TaskSummaryAnswer
 from desktop.engine.step_context import StepContext
 from desktop.engine.steps.gathering import todo
@@ -72,9 +73,9 @@ def _take(ctx: StepContext, size: int) -> list[tuple[TaskRun, WorkItem]]:
     for run in running:
         if run.task_id in research.skip_requested:
             run.queue = []
-    by_parts = ctx.state.plan is not None and ctx.state.plan.by_parts
-    leads = not by_parts and len(running) <= TASK0_LEADS
-    running.sort(key=lambda r: by_parts and r.task_id == 0)  # a question of parts: each part's best first
+    parts = by_parts(ctx.state)
+    leads = not parts and len(running) <= TASK0_LEADS
+    running.sort(key=lambda r: parts and r.task_id == 0)  # a question of parts: each part's best first
     taken: list[tuple[TaskRun, WorkItem]] = []
     while len(taken) < size and any(t.queue for t in running):
         for run in running:

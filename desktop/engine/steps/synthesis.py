@@ -21,6 +21,7 @@ from desktop.engine.coverage import completed, meaning
 from desktop.engine.estimate import brief_answer_tokens
 from desktop.engine.findings import BRIEF_SOURCE_CHARS, SOURCE_CHARS, kept_findings, source_block, tasks_text
 from desktop.engine.research_state import Finding
+from desktop.engine.state import by_parts
 from desktop.engine.schemas import SynthesisAnswer, brief_answer
 from desktop.engine.step_context import StepContext
 from desktop.engine.citation_support import supporting
@@ -39,8 +40,7 @@ def by_evidence(ctx: StepContext) -> bool:
     1.5B model, 2 cores): the brief answer's call took 70-200 s of the 300 (its 2,200-2,800 prompt tokens read at
     ~34 tokens/s), while the parts' evidence lines alone, replayed on those runs' evidence, held 38 of the 39
     facts the answers stated; those minutes go to reading instead (``estimate.CostModel.written``)."""
-    plan = ctx.state.plan
-    return brief(ctx) and plan is not None and plan.by_parts
+    return brief(ctx) and by_parts(ctx.state)
 
 
 def _chars(ctx: StepContext) -> int:
