@@ -42,6 +42,10 @@ SOURCE_TOKENS = 160  # a finding as the synthesis reads it: its place and verifi
 CHUNK_TOKENS_DEFAULT = 350
 TASK0_SHARE = 0.5  # of a tight budget's excerpts, the question itself reads this share…
 TASK0_LEADS = 4  # …in a plan of at most this many tasks (with it)
+# of one batch's planned time, what the planned reading leaves unspent: a small model's readings vary (§22: 7-71
+# answer tokens an excerpt, batches planned at about a minute took 34-89 s), and the run's last call decides
+# whether it ends within the budget (six of 16 runs ended 1-24 s past it, each in its last batch)
+RESERVE_SHARE = 0.25
 
 
 def brief_answer_tokens(statements: int) -> int:
@@ -88,6 +92,10 @@ class CostModel:
         reading = ANSWER_PER_EXCERPT + (ANSWER_PER_INFO if self.translated else 0)
         return (self.chunk_tokens + EXCERPT_HEADER + CALL_PROMPT / self.batch) / self.prompt_tps + \
             (HELPFUL_SHARE * reading + ANSWER_PER_CALL / self.batch) / self.answer_tps
+
+    def reserve_s(self) -> float:
+        """Seconds of a binding budget the planned reading leaves unspent (``RESERVE_SHARE`` of a batch)."""
+        return RESERVE_SHARE * self.batch * self.excerpt_s()
 
     def final(self, tasks: int, excerpts: int, found: int = 0) -> tuple[int, int, int]:
         """Calls, prompt and answer tokens of what follows the reading of ``excerpts`` more (``found``: the
@@ -151,6 +159,12 @@ def remaining_budget(ctx: StepContext) -> float | None:
     return max(0.0, budget - spent) if budget else None
 
 
+def plannable(left: float, model: CostModel) -> float:
+    """Of ``left`` seconds, what the reading may be planned to fill: the rest is the reserve for a batch that
+    takes longer than planned (``CostModel.reserve_s``)."""
+    return max(0.0, left - model.reserve_s())
+
+
 def fit_excerpts(model: CostModel, tasks: int, left: float, most: int, least: int, found: int = 0) -> int:
     """The most excerpts (``least`` to ``most``) whose whole cost — the reading and what grows with it:
     summaries, drift scores, the synthesis' sources, also of the ``found`` findings so far — fits ``left``
@@ -169,8 +183,8 @@ async def readable(ctx: StepContext) -> int | None:
     if left is None or model is None:
         return None
     least = 0 if research.visited else ctx.settings.extract_batch
-    return fit_excerpts(_reading(model, research.budget_binds, by_parts(ctx.state)), _answered(ctx), left, queued, least,
-                        found=len(research.findings))
+    return fit_excerpts(_reading(model, research.budget_binds, by_parts(ctx.state)), _answered(ctx),
+                        plannable(left, model), queued, least, found=len(research.findings))
 
 
 def _reading(model: CostModel, binds: bool, by_parts: bool) -> CostModel:
@@ -195,7 +209,10 @@ def allowances(ctx: StepContext, model: CostModel | None) -> dict[int, int]:
     s, tasks = ctx.settings, _pending(ctx)
     full = {t.id: s.max_chunks_per_task for t in tasks}
     left = remaining_budget(ctx)
-    if model is None or left is None or not tasks or model.seconds(len(tasks), sum(full.values())) <= left:
+    if model is None or left is None or not tasks:
+        return {}
+    left = plannable(left, model)
+    if model.seconds(len(tasks), sum(full.values())) <= left:
         return {}
     # the budget binds: the task summaries are the findings themselves (steps/research.py), the findings keep
     # the grades of their reading (steps/drift.py), and the model rates its answer only if time is left
@@ -246,4 +263,4 @@ async def room_for_requests(ctx: StepContext) -> bool:
     queued = sum(len(t.queue) for t in research.tasks if t.status == "running")
     turn = SERVED_TURN[0] / model.prompt_tps + SERVED_TURN[1] / model.answer_tps
     rest = _reading(model, research.budget_binds, by_parts(ctx.state))
-    return left - rest.seconds(_answered(ctx), queued, len(research.findings)) >= turn
+    return plannable(left, model) - rest.seconds(_answered(ctx), queued, len(research.findings)) >= turn

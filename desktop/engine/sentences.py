@@ -35,6 +35,8 @@ _UNIT_LINE = re.compile(
     re.M,
 )
 _SOFT = re.compile(r"[,:](?=\s)")
+_FULL_STOP = re.compile(r"[.!?]\s")
+ASIDE = 300  # characters a parenthesis is looked for before a semicolon
 
 
 @dataclass(frozen=True)
@@ -45,7 +47,10 @@ class Unit:
 
 
 def _is_boundary(text: str, match: re.Match[str]) -> bool:
-    """A full stop ends a sentence unless it closes an abbreviation or a number ("§ 5 Abs. 2", "1. für")."""
+    """A full stop ends a sentence unless it closes an abbreviation or a number ("§ 5 Abs. 2", "1. für"); a
+    semicolon ends a unit unless it stands inside a parenthesis."""
+    if text[match.start()] == ";":
+        return not _in_parentheses(text, match.start())
     if text[match.start()] != ".":
         return True
     before = re.search(r"(\w+)$", text[: match.start()])  # the word the full stop is attached to
@@ -56,6 +61,16 @@ def _is_boundary(text: str, match: re.Match[str]) -> bool:
         return False
     following = text[match.end():].lstrip()
     return bool(following) and (following[0].isupper() or following[0] in "(§„\"“" or following[0].isdigit())
+
+
+def _in_parentheses(text: str, at: int) -> bool:
+    """Whether ``at`` stands inside a parenthesis opened since the last full stop, at most ``ASIDE`` characters
+    before ("(LE; 1 LE = 45 Minuten)": the semicolon separates two parts of one aside, and the unit cut there
+    left the figure out of the sentences shown to the reader, laws-research-05)."""
+    before = text[max(0, at - ASIDE):at]
+    ends = [m.end() for m in _FULL_STOP.finditer(before)]
+    since = before[ends[-1]:] if ends else before
+    return since.count("(") > since.count(")")
 
 
 def _cuts(text: str) -> list[int]:

@@ -36,7 +36,8 @@ def test_the_planned_reading_fits_what_is_left_of_the_budget() -> None:
     assert 4 <= total < 3 * 8
     # binding: no summary, drift score or rating, the answer in its brief shape
     reading = replace(MEASURED, summaries=False, rated=False, drift=False, brief=True)
-    assert reading.seconds(3, total) <= 300 - 92 < reading.seconds(3, total + 1)
+    left = 300 - 92 - MEASURED.reserve_s()  # a quarter batch stays unplanned (test_the_reading_leaves_a_reserve…)
+    assert reading.seconds(3, total) <= left < reading.seconds(3, total + 1)
     assert planned[0] == max(planned.values())  # the question itself keeps the larger share
 
 
@@ -58,7 +59,8 @@ def test_under_a_binding_budget_no_drift_scores_are_planned_for_and_more_is_read
     assert with_drift.final(3, 12)[0] == without.final(3, 12)[0] + 1  # one drift call fewer
     assert without.seconds(3, 12) < with_drift.seconds(3, 12)
     planned = allowances(_ctx(tasks=3, spent_s=92, budget_s=300), MEASURED)
-    assert without.seconds(3, sum(planned.values())) <= 300 - 92 < with_drift.seconds(3, sum(planned.values()))
+    left = 300 - 92 - MEASURED.reserve_s()
+    assert without.seconds(3, sum(planned.values())) <= left < with_drift.seconds(3, sum(planned.values()))
 
 
 def test_under_a_binding_budget_the_brief_answer_leaves_more_time_to_reading() -> None:
@@ -106,8 +108,9 @@ def test_the_reading_left_is_fitted_to_an_answer_for_every_task(monkeypatch: pyt
                                 usage=SimpleNamespace(seconds=spent, prompt_s=0.0, answer_s=0.0))
         ctx = SimpleNamespace(settings=ResearchSettings(time_budget_s=300), state=state)
         room = asyncio.run(estimate.readable(ctx))
-        assert room == fit_excerpts(reading, 6, 300 - spent, 32, 0)
-        differs |= room != fit_excerpts(reading, 4, 300 - spent, 32, 0)
+        left = 300 - spent - MEASURED.reserve_s()
+        assert room == fit_excerpts(reading, 6, left, 32, 0)
+        differs |= room != fit_excerpts(reading, 4, left, 32, 0)
     assert differs  # with the four parts still reading the plan would read more than fits
 
 
@@ -145,3 +148,38 @@ def test_the_brief_answer_is_planned_at_the_token_limit_it_is_given() -> None:
     for tasks in (1, 3, 4, 6, 9):
         assert only_answer.final(tasks, 0)[2] == brief_answer_tokens(max(tasks, 2))
     assert brief_answer_tokens(3) == 280 and brief_answer_tokens(6) == PS.SYNTHESIS_BRIEF.max_tokens == 450
+
+
+def test_the_reading_leaves_a_reserve_for_a_last_batch_that_takes_longer_than_planned(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """§22 (1.5B model, 2 cores): batches planned at about a minute took 34-89 s, and six of 16 runs ended 1-24 s
+    past the 300 s budget, each in its last batch. Here every batch takes a fifth longer than planned; the reading,
+    planned again before each batch as the research step does, still ends within the budget."""
+    import asyncio
+
+    from desktop.engine import estimate
+    from desktop.engine.estimate import _reading
+
+    async def measured(ctx: object) -> CostModel:
+        return MEASURED
+    monkeypatch.setattr(estimate, "cost_model", measured)
+    reading = _reading(MEASURED, True, True)
+    plan = Plan(items=[Todo(id=i, task=f"part {i}") for i in range(5)], by_parts=True)
+    for start in range(100, 200, 7):  # where the reading starts changes where its last batch falls
+        queue = list(range(40))
+        research = SimpleNamespace(tasks=[SimpleNamespace(status="running", queue=queue)], visited=["c0"],
+                                   findings=[], budget_binds=True)
+        spent, read = float(start), 0
+        while True:
+            state = SimpleNamespace(plan=plan, later=SimpleNamespace(research=research, timings={}),
+                                    usage=SimpleNamespace(seconds=spent, prompt_s=0.0, answer_s=0.0))
+            ctx = SimpleNamespace(settings=ResearchSettings(time_budget_s=300, extract_batch=4), state=state)
+            room = asyncio.run(estimate.readable(ctx))
+            batch = min(4, room or 0, len(queue))
+            if batch == 0:
+                break
+            del queue[:batch]
+            spent += 1.2 * batch * reading.excerpt_s()
+            read += batch
+        assert read >= 4
+        assert spent + reading.seconds(5, 0, 0) <= 300, start
