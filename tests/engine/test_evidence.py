@@ -162,3 +162,21 @@ def test_another_task_is_shown_the_sentences_of_a_chunk_that_were_not_shown_yet(
     assert limit not in more.units and "10 Millisievert" in shown_text(chunk, more.units)
     _, nothing_new = _gather(sample_kb, extra, [extra], room=3, seen=[*earlier, more], depth=0)
     assert chunk.chunk_id not in {i.chunk_id for i in nothing_new.items}
+
+
+LERNEINHEIT = ("Teil A: Erwerb und Aktualisierung der Fachkunde\n1. Übersicht: Module Erwerb/Aktualisierung der Fachkunde "
+               "Die Lerninhalte zum Erwerb der Fachkunde und zur Aktualisierung der Fachkunde (Fortbildung) sind in "
+               "Module gegliedert. Der jeweils erforderliche Schulungsumfang ist in Lerneinheiten (LE; 1 LE = 45 "
+               "Minuten) angegeben: Kürzel Module Mindest- anzahl LE")
+
+
+def test_a_semicolon_inside_a_parenthesis_does_not_cut_the_sentence() -> None:
+    """laws-research-05 (NiSV Anlage 3): the unit cut at "(LE;" left "1 LE = 45 Minuten)" a unit of its own, which
+    shared no word with the part "Wie lang ist eine Lerneinheit?", and the evidence shown for it never held the
+    45 minutes. A semicolon outside a parenthesis still ends an enumerated clause."""
+    said = [LERNEINHEIT[u.start:u.end] for u in units(LERNEINHEIT)]
+    assert any("(LE; 1 LE = 45 Minuten) angegeben" in s for s in said), said
+    part = "Wie lang ist eine Lerneinheit?"
+    assert "45 Minuten" in shown_text(SimpleNamespace(text=LERNEINHEIT), cut(LERNEINHEIT, Aim.of(part, part, []), "de"))
+    clauses = "Die Genehmigung ist zu erteilen, wenn 1. der Antragsteller zuverlässig ist; 2. die Anlage (§ 7) geeignet ist; 3. nichts entgegensteht."
+    assert len(units(clauses)) == 3
