@@ -23,6 +23,7 @@ from desktop.report.labels import (
     labels_for,
     lang_key,
     one_line,
+    phase_name,
     quality_rows,
     quoted,
     relevance,
@@ -228,7 +229,7 @@ def _review(doc: DocxDocument, report: Report) -> None:
 def _run_meta(doc: DocxDocument, report: Report) -> None:
     lab = labels_for(report)
     doc.add_heading(lab["run"], level=1)
-    rows = run_rows(report) + [(f"{lab['timings']}: {t.phase}", seconds(t.seconds)) for t in report.run.timings]
+    rows = run_rows(report) + [(f"{lab['timings']}: {phase_name(report, t.phase)}", seconds(t.seconds)) for t in report.run.timings]
     _table(doc, rows)
 
 

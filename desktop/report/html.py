@@ -21,6 +21,7 @@ from desktop.report.labels import (
     lang_key,
     location,
     one_line,
+    phase_name,
     quality_rows,
     quoted,
     relevance,
@@ -294,7 +295,7 @@ def run_html(report: Report) -> str:
     out = [f"<h2>{_e(lab['run'])}</h2>", rows_html(run_rows(report))]
     if report.run.timings:
         out.append(f"<h3>{_e(lab['timings'])}</h3>")
-        out.append(rows_html([(t.phase, seconds(t.seconds)) for t in report.run.timings]))
+        out.append(rows_html([(phase_name(report, t.phase), seconds(t.seconds)) for t in report.run.timings]))
     return "\n".join([*out, tasks_html(report)]).rstrip()
 
 

@@ -63,6 +63,12 @@ LABELS: dict[str, dict[str, str]] = {
         "finished": "Ende",
         "duration": "Dauer",
         "timings": "Zeiten je Phase",
+        "phase_clarify": "Klärung",
+        "phase_plan": "Plan",
+        "phase_research": "Recherche",
+        "phase_drift": "Filter",
+        "phase_synthesis": "Synthese",
+        "phase_report": "Bericht",
         "footer": "Seite {page} von {pages}",
         "open_points": "Offen",
         "not_assessed": "nicht bewertet",
@@ -160,6 +166,12 @@ LABELS: dict[str, dict[str, str]] = {
         "finished": "Finished",
         "duration": "Duration",
         "timings": "Time per phase",
+        "phase_clarify": "Clarify",
+        "phase_plan": "Plan",
+        "phase_research": "Research",
+        "phase_drift": "Filter",
+        "phase_synthesis": "Synthesis",
+        "phase_report": "Report",
         "footer": "Page {page} of {pages}",
         "open_points": "Open",
         "not_assessed": "not assessed",
@@ -278,6 +290,12 @@ def seconds(value: float) -> str:
         return f"{value:.1f} s"
     minutes, secs = divmod(round(value), 60)
     return f"{minutes} min {secs:02d} s"
+
+
+def phase_name(report: Report, phase: str) -> str:
+    """A phase of the run (its code in the run's timings) by the name the window gives it, in the report's
+    language; an unknown code as it is."""
+    return labels_for(report).get(f"phase_{phase}", phase)
 
 
 def timestamp(value: datetime) -> str:

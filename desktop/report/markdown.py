@@ -14,6 +14,7 @@ from desktop.report.labels import (
     finding_location,
     labels_for,
     one_line,
+    phase_name,
     quality_rows,
     quoted,
     relevance,
@@ -163,7 +164,7 @@ def _run(report: Report) -> list[str]:
     lines = [f"## {lab['run']}", ""] + [f"- {label}: {inline(value)}" for label, value in run_rows(report)]
     if report.run.timings:
         lines.append(f"- {lab['timings']}:")
-        lines += [f"  - {inline(t.phase)}: {seconds(t.seconds)}" for t in report.run.timings]
+        lines += [f"  - {inline(phase_name(report, t.phase))}: {seconds(t.seconds)}" for t in report.run.timings]
     return lines + [""]
 
 

@@ -52,6 +52,7 @@ def test_quality_table(report_de: Report, tmp_path: Path) -> None:
     assert ["Verifizierte Zitate", "67 %"] in rows and ["Sätze mit Quellenangabe", "88 %"] in rows
     run_rows = [[cell.text for cell in row.cells] for row in doc.tables[1].rows]
     assert ["Modell", "qwen3:8b"] in run_rows
+    assert ["Zeiten je Phase: Recherche", "3 min 05 s"] in run_rows
 
 
 def test_control_characters_from_pdfs_do_not_break_word(report_en: Report, tmp_path: Path) -> None:

@@ -84,6 +84,7 @@ def test_english_page(report_en: Report) -> None:
     html = to_html(report_en)
     assert '<html lang="en">' in html and ">Sources</h2>" in html and "\u2713 verified</span>" in html
     assert "quote not verified" in html and html.count('class="badge"') == 2
+    assert ">Research<" in html and ">research<" not in html
 
 
 def test_markdown_converter(report_de: Report) -> None:

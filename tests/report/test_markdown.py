@@ -30,7 +30,9 @@ def test_german_report_has_every_part(report_de: Report) -> None:
     assert "- Sätze mit Quellenangabe: 88 %" in md and "- Verifizierte Zitate: 67 %" in md
     assert "1. Welche Dosisgrenzwerte gelten? (Status: done)" in md and "   - § 80 StrlSchG" in md
     assert "- Modell: qwen3:8b" in md and "- Embedding-Modell: multilingual-e5-small" in md
-    assert "- Tokens (Prompt / Antwort): 51234 / 8012" in md and "  - research: 3 min 05 s" in md
+    assert "- Tokens (Prompt / Antwort): 51234 / 8012" in md
+    # the phases by the names the window gives them, in the report's language (the codes were shown before)
+    assert "- Zeiten je Phase:\n  - Klärung: 4.2 s\n  - Recherche: 3 min 05 s" in md
 
 
 def test_unverified_quotes_are_never_quoted(report_de: Report, report_en: Report) -> None:
@@ -56,6 +58,7 @@ def test_english_labels(report_en: Report) -> None:
     assert f"[1] Radiation Act.pdf, p. 5, Section 80 — “{quote_1}” (verified)" in md
     assert "- Revised: no" in md and "- The language model's self-rating: Total: 325 / 400" in md
     assert "reached through a reference in: Radiation Act p. 5 Section 80" in md
+    assert "- Time per phase:\n  - Clarify: 4.2 s\n  - Research: 3 min 05 s" in md
 
 
 def test_html_in_the_answer_cannot_become_markup(report_de: Report) -> None:
