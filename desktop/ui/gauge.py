@@ -4,7 +4,7 @@ middle and a caption below. Used by the report view for the quality total and th
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPalette, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 # The arc opens at the bottom: it starts at 225° (lower left) and sweeps 270° clockwise.
@@ -17,6 +17,24 @@ _LEVELS: tuple[tuple[float, QColor], ...] = (
     (0.5, QColor("#c77700")),
     (0.0, QColor("#c62828")),
 )
+
+
+_TEXT_SHARE = 0.8  # of the arc's width, what the value's text may take
+_SMALLEST_PT = 6.0
+
+
+def value_font(base: QFont, text: str, width: float) -> QFont:
+    """The bold font the value is written in: half as large again as ``base``, smaller where ``text`` would be
+    wider than ``width`` (seen at 1280×720, the gauge squeezed by the header above it: "100 %" drawn in a
+    narrower arc showed as "0")."""
+    font = QFont(base)
+    font.setBold(True)
+    size = max(base.pointSizeF() * 1.5, 9.0)
+    while True:
+        font.setPointSizeF(size)
+        if size <= _SMALLEST_PT or QFontMetricsF(font).horizontalAdvance(text) <= width:
+            return font
+        size = max(size - 0.5, _SMALLEST_PT)
 
 
 def level_color(fraction: float) -> QColor:
@@ -95,10 +113,7 @@ class Gauge(QWidget):
 
     def _paint_text(self, painter: QPainter, arc: QRectF, caption_height: int) -> None:
         painter.setPen(self.palette().color(self.foregroundRole()))
-        big = QFont(self.font())
-        big.setPointSizeF(max(self.font().pointSizeF() * 1.5, 9.0))
-        big.setBold(True)
-        painter.setFont(big)
+        painter.setFont(value_font(self.font(), self._text, arc.width() * _TEXT_SHARE))
         painter.drawText(arc, Qt.AlignmentFlag.AlignCenter, self._text)
         painter.setFont(self.font())
         below = QRectF(0, self.height() - caption_height, self.width(), caption_height)

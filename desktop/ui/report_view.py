@@ -252,7 +252,11 @@ class ReportView(QWidget):
     def _show_header(self, report: Report) -> None:
         lab = labels_for(report)
         self.title_label.setText(report.title)
-        self.question_label.setText(f"{lab['question']}: {report.question}")
+        # the engine titles a report with its question: said once, as the title (seen at 1280×720: a research
+        # question said twice took the height the quality tab's gauges needed, and "100 %" showed as "0")
+        asked = " ".join(report.question.split()) != " ".join(report.title.split())
+        self.question_label.setText(f"{lab['question']}: {report.question}" if asked else "")
+        self.question_label.setVisible(asked)
         self.scope_label.setText(f"{lab['scope']}: {report.scope}" if report.scope.strip() else "")
         self.scope_label.setVisible(bool(report.scope.strip()))
 

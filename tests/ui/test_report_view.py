@@ -229,9 +229,34 @@ def test_gauges_show_measured_figures_and_the_self_rating_is_labelled_as_that(vi
         assert part in text, part
 
 
+def test_the_gauges_value_is_written_small_enough_to_fit_its_arc(qtbot) -> None:  # noqa: ANN001
+    """Seen at 1280×720 in German: the header took the height, the gauge's arc shrank, and "100 %" in the
+    value's font was clipped to "0" on both sides."""
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    from desktop.ui.gauge import value_font
+
+    base = QFont()
+    base.setPointSizeF(10.0)
+    roomy = value_font(base, "100 %", 1000.0)
+    assert roomy.bold() and roomy.pointSizeF() == 15.0
+    narrow = value_font(base, "100 %", 40.0)
+    assert narrow.pointSizeF() < 15.0 and QFontMetricsF(narrow).horizontalAdvance("100 %") <= 40.0
+
+
+def test_a_report_titled_with_its_question_says_the_question_once(view: ReportView, report: Report) -> None:
+    """The engine titles a report with its question; the header said it twice (title, then "Frage: …"), and a
+    research question of several lines took most of the report's height at 1280×720."""
+    view.show_report(report.model_copy(update={"title": report.question}))
+    assert view.title_label.text() == report.question
+    assert view.question_label.isHidden() and view.question_label.text() == ""
+    view.show_report(report)  # a title of its own: the question below it
+    assert not view.question_label.isHidden() and view.question_label.text().startswith("Frage: ")
+
+
 def test_run_tab_shows_model_embedder_tokens_and_timings(view: ReportView) -> None:
     text = view.run_browser.toPlainText()
-    for part in ("qwen3:8b", "multilingual-e5-small", "51234 / 8012", "research", "3 min 05 s", "4 min 12 s"):
+    for part in ("qwen3:8b", "multilingual-e5-small", "51234 / 8012", "Recherche", "3 min 05 s", "4 min 12 s"):
         assert part in text, part
 
 
