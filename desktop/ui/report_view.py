@@ -14,7 +14,6 @@ from PySide6.QtCore import QEvent, QMimeData, QPoint, Qt, QUrl, Signal
 from PySide6.QtGui import QAction, QFont, QGuiApplication, QIcon, QPalette
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QLabel,
     QMenu,
     QStyle,
     QTabWidget,
@@ -29,12 +28,15 @@ from desktop.report.markdown import md_safe, source_line
 from desktop.report.model import Report
 from desktop.ui import report_html
 from desktop.ui.cite_text import cited, place
+from desktop.ui.elided_label import ElidedLabel
 from desktop.ui.review_panel import ReviewPanel
 from desktop.ui.gauge import Gauge
 from desktop.ui.icons import icon
 from desktop.ui.report_links import resolve
 
 EXPORT_FORMATS: tuple[str, ...] = ("md", "html", "pdf", "docx", "json", "all")
+HEADER_LINES = 3  # of the title, and of the question where it is not the title
+SCOPE_LINES = 2
 ACCEPTED_ONLY = "accepted"  # every format, the answer cut to the accepted claims
 
 
@@ -61,9 +63,10 @@ class ReportView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._report: Report | None = None
-        self.title_label = self._plain_label(bold=True)
-        self.question_label = self._plain_label()
-        self.scope_label = self._plain_label()
+        # each at most a few lines, the whole text in its tooltip: the answer below needs the height
+        self.title_label = self._plain_label(HEADER_LINES, bold=True)
+        self.question_label = self._plain_label(HEADER_LINES)
+        self.scope_label = self._plain_label(SCOPE_LINES)
         self.answer_browser = self._make_browser("answer_browser")
         self.findings_browser = self._make_browser("findings_browser")
         self.filtered_browser = self._make_browser("filtered_browser")
@@ -119,7 +122,7 @@ class ReportView(QWidget):
         self._report = None
         self.review.set_report(None)
         for label in (self.title_label, self.question_label, self.scope_label):
-            label.clear()
+            label.set_full_text("")
         for browser in self.browsers():
             browser.clear()
         self.verified_gauge.set_value(0, 1.0, "", "")
@@ -146,12 +149,8 @@ class ReportView(QWidget):
 
     # --- construction ---------------------------------------------------------------------------------
 
-    def _plain_label(self, bold: bool = False) -> QLabel:
-        # Titles and questions come from the LLM or the user: plain text, never rich text.
-        label = QLabel()
-        label.setTextFormat(Qt.TextFormat.PlainText)
-        label.setWordWrap(True)
-        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    def _plain_label(self, lines: int, bold: bool = False) -> ElidedLabel:
+        label = ElidedLabel(lines)  # titles and questions come from the LLM or the user: plain text
         if bold:
             font = QFont(label.font())
             font.setBold(True)
@@ -251,13 +250,13 @@ class ReportView(QWidget):
 
     def _show_header(self, report: Report) -> None:
         lab = labels_for(report)
-        self.title_label.setText(report.title)
+        self.title_label.set_full_text(report.title)
         # the engine titles a report with its question: said once, as the title (seen at 1280×720: a research
         # question said twice took the height the quality tab's gauges needed, and "100 %" showed as "0")
         asked = " ".join(report.question.split()) != " ".join(report.title.split())
-        self.question_label.setText(f"{lab['question']}: {report.question}" if asked else "")
+        self.question_label.set_full_text(f"{lab['question']}: {report.question}" if asked else "")
         self.question_label.setVisible(asked)
-        self.scope_label.setText(f"{lab['scope']}: {report.scope}" if report.scope.strip() else "")
+        self.scope_label.set_full_text(f"{lab['scope']}: {report.scope}" if report.scope.strip() else "")
         self.scope_label.setVisible(bool(report.scope.strip()))
 
     def _show_gauges(self, report: Report) -> None:

@@ -254,6 +254,34 @@ def test_a_report_titled_with_its_question_says_the_question_once(view: ReportVi
     assert not view.question_label.isHidden() and view.question_label.text().startswith("Frage: ")
 
 
+LONG_QUESTION = ("Ein Betreiber gibt radioaktive Abfälle aus seiner Anlage zur Beförderung an einen anderen Standort ab. "
+                 "Was muss er vor der Abgabe vom Empfänger einholen, mit welchem Vorlauf ist die Abgabe der Behörde "
+                 "mitzuteilen und ein noch nicht feststehendes Beförderungsdatum nachzumelden, wie lange sind die "
+                 "Angaben im elektronischen Buchführungssystem nach der Ablieferung an eine Anlage des Bundes "
+                 "bereitzuhalten, und wem hat der Bund die Wahrnehmung seiner Aufgaben bei der Sicherstellung und "
+                 "Endlagerung radioaktiver Abfälle zu übertragen?")
+
+
+def test_a_long_question_as_title_takes_at_most_three_lines_and_its_tooltip_holds_all(
+        view: ReportView, report: Report, qtbot) -> None:  # noqa: ANN001
+    """laws-research-14 at 1280×720: the question as the bold title took nine lines, the last cut in half, and left
+    the answer four lines of the report's height."""
+    from PySide6.QtGui import QFontMetrics
+
+    view.resize(480, 600)
+    view.show()
+    qtbot.waitExposed(view)
+    view.show_report(report.model_copy(update={"title": LONG_QUESTION, "question": LONG_QUESTION}))
+    title = view.title_label
+    metrics = QFontMetrics(title.font())
+    assert title.text().endswith("…") and LONG_QUESTION.startswith(title.text()[:-1].rstrip())
+    assert title.toolTip() == LONG_QUESTION and title.full_text() == LONG_QUESTION
+    wrapped = metrics.boundingRect(title.contentsRect(), int(Qt.TextFlag.TextWordWrap), title.text())
+    assert wrapped.height() <= 3 * metrics.lineSpacing()
+    view.show_report(report)  # a short title: whole, no tooltip
+    assert view.title_label.text() == report.title and view.title_label.toolTip() == ""
+
+
 def test_run_tab_shows_model_embedder_tokens_and_timings(view: ReportView) -> None:
     text = view.run_browser.toPlainText()
     for part in ("qwen3:8b", "multilingual-e5-small", "51234 / 8012", "Recherche", "3 min 05 s", "4 min 12 s"):
