@@ -170,9 +170,14 @@ def _line(task: Todo, said: str, quoted: bool, n: int, language: str) -> str:
 
 
 def _quoted_line(task: Todo, text: str, n: int, language: str) -> str:
+    """The quote between the answer language's quotation marks, with " …" where it stops before its sentence
+    ends: cut at ``MAX_CHARS``, or at the end of the passage it stands in (seen, laws-research-14: the sentence
+    went on over a page break, "… an eine Anlage des Bundes zur", and the line read as if it were whole)."""
     left, right = QUOTE_MARKS["de" if language == "de" else "en"]
-    return _shown_line(task, left + (text if len(text) <= MAX_CHARS else text[:MAX_CHARS].rsplit(" ", 1)[0] + " …")
-                       + right, n)
+    shown = text if len(text) <= MAX_CHARS else text[:MAX_CHARS].rsplit(" ", 1)[0] + " …"
+    if shown and (shown[-1].isalnum() or shown[-1] in ",-–"):
+        shown += " …"
+    return _shown_line(task, left + shown + right, n)
 
 
 def _title(task: Todo) -> str:

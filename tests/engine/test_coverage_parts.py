@@ -221,3 +221,17 @@ def test_across_languages_a_part_shows_the_sentence_closest_in_meaning_when_no_r
     # without the closeness in meaning, the first sentence stands for the part
     before = _completed(LICENCE_Q, parts, findings, "", [], language="en").splitlines()
     assert "fünf Jahre" not in next(line for line in before if line.startswith("- For how long"))
+
+
+def test_a_sentence_that_goes_on_past_its_passage_ends_its_line_with_an_ellipsis() -> None:
+    """laws-research-14: the part's sentence ran over a page break, its verified quote ended "… an eine Anlage des
+    Bundes zur", and the line read as a whole sentence; the period it asks for stood on the next page."""
+    cut_off = ("(3) Die Angaben in den elektronischen Buchführungssystemen sind nach der Ablieferung der radioaktiven "
+               "Abfälle an die Landessammelstelle oder an eine Anlage des Bundes zur")
+    parts = ["Wie lange sind die Angaben im elektronischen Buchführungssystem nach der Ablieferung bereitzuhalten?",
+             "Was muss er vor der Abgabe vom Empfänger einholen?"]
+    answer = _completed(WASTE_Q, parts, [_finding("F1", 1, cut_off), _finding("F2", 2, CONSENT)], "", [])
+    lines = {line.split(":")[0]: line for line in answer.splitlines() if line.startswith("- ")}
+    assert lines["- Wie lange sind die Angaben im elektronischen Buchführungssystem nach der Ablieferung "
+                 "bereitzuhalten"].endswith("an eine Anlage des Bundes zur …“ [1]")
+    assert lines["- Was muss er vor der Abgabe vom Empfänger einholen"].endswith("einzuholen.“ [2]")
