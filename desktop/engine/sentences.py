@@ -5,9 +5,10 @@ verification, and every copied word costs an answer token. Shown ``[1] … [2] �
 the numbers of the sentences that state a point, and the quote is cut from the source itself — word for
 word by construction, and still verified and located on the PDF page like any other quote.
 
-A "sentence" here is a unit a reviewer would quote: a sentence, an enumerated clause ending in ';', a
-paragraph mark "(2)" starts a new one, a unit heading ("§ 77 Grenzwert …") stands alone, and a unit
-longer than ``MAX_WORDS`` is split at a comma or colon near its middle.
+A "sentence" here is a unit a reviewer would quote: a sentence, an enumerated clause ending in ';' (not at a
+';' inside a parenthesis, "(LE; 1 LE = 45 Minuten)"), a paragraph mark "(2)" starts a new one, a unit heading
+("§ 77 Grenzwert …") stands alone, and a unit longer than ``MAX_WORDS`` is split at a comma or colon near its
+middle.
 """
 
 from __future__ import annotations
