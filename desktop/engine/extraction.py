@@ -175,10 +175,10 @@ async def read_batch(ctx: StepContext, todos: dict[int, Todo], items: list[WorkI
     sentences = _sentences(reader)
     asked = parts(state.question)
     copied = _copied(readings)
-    known = {f.chunk_id for f in state.later.research.findings}  # read before (served on request, another task)
+    quoted = _quoted(state.later.research.findings)  # read before (served on request, for another task)
     rescued = {label: r for label, r in passed_over(reader, readings, sentences, list(state.plan.items) if state.plan
                                                     else tasks, state.doc_language).items()
-               if reader.sources[label].chunk_id not in known}
+               if _shows_more(sentences[label], quoted.get(reader.sources[label].chunk_id or "", ""))}
     for label, reading in [*readings.items(), *rescued.items()]:
         source = reader.sources.get(label)
         if source is None:
@@ -231,6 +231,24 @@ def passed_over(reader: Reader, readings: dict[str, ExcerptReading], sentences: 
         if any(answers(t.task, text, language) for t in tasks):
             out[label] = ExcerptReading(excerpt=label, relevance=PASSED_OVER, quote=[])
     return out
+
+
+def _quoted(findings: list[Finding]) -> dict[str, str]:
+    """What the findings quote of each passage, by its chunk id, one sentence a line."""
+    out: dict[str, list[str]] = {}
+    for f in findings:
+        out.setdefault(f.chunk_id, []).extend(" ".join(q.proposed.split()) for q in f.quotes)
+    return {chunk: "\n".join(texts) for chunk, texts in out.items()}
+
+
+def _shows_more(shown: dict[int, str], quoted: str) -> bool:
+    """Whether an excerpt shows a sentence the findings of its passage do not quote (``quoted``). A passage is
+    cut for each task it is gathered for, so a second task may be shown what the first was not. Seen
+    (laws-dev-02, a 1.5B model): § 78 StrlSchG was shown for the question with its sentence on the 50 mSv
+    exception and kept; shown again for the part on the annual limit with "(1) Der Grenzwert der effektiven Dosis
+    beträgt für beruflich exponierte Personen 20 Millisievert im Kalenderjahr.", it was passed over, and as a
+    passage read before it was not kept: the 20 Millisievert stood in no finding."""
+    return any(" ".join(text.split()) not in quoted for text in shown.values())
 
 
 def _copied(readings: dict[str, ExcerptReading]) -> set[str]:

@@ -42,6 +42,26 @@ def test_an_excerpt_left_out_that_answers_another_task_is_kept() -> None:
     assert passed_over(reader, read, sentences, TASKS[1:2], "de") == {}  # task 1 alone: it answers nothing
 
 
+def test_a_passage_kept_for_one_task_is_kept_again_where_it_shows_another_task_new_sentences() -> None:
+    """laws-dev-02 with a 1.5B model: § 78 StrlSchG was shown for the question with its sentence on the exception
+    and kept; shown again for the part on the annual limit with the sentence stating 20 Millisievert, the model
+    passed it over, and as a passage read before it was not kept: the 20 Millisievert stood in no finding."""
+    from desktop.engine.extraction import _quoted, _shows_more
+    from desktop.engine.research_state import Finding, QuoteRecord
+
+    limit = "(1) Der Grenzwert der effektiven Dosis beträgt für beruflich exponierte Personen 20 Millisievert im Kalenderjahr."
+    exception = ("Die zuständige Behörde kann im Einzelfall für ein einzelnes Jahr eine effektive Dosis von 50 "
+                 "Millisievert zulassen, wobei in fünf aufeinander folgenden Jahren insgesamt 100 Millisievert nicht "
+                 "überschritten werden dürfen.")
+    kept = Finding(id="F3", task_id=0, chunk_id="c78", doc_id="d", doc="StrlSchG.pdf", page=52, tier=1, relevance=1.0,
+                   quotes=[QuoteRecord(proposed=exception, verified=True, match="exact", display=exception,
+                                       chunk_id="c78", doc_id="d", doc="StrlSchG.pdf", page=52)])
+    quoted = _quoted([kept])
+    assert _shows_more({1: limit, 2: exception}, quoted["c78"])
+    # what its findings quote already, however the lines break, is nothing new
+    assert not _shows_more({1: exception.replace("für ein", "für\nein")}, quoted["c78"])
+
+
 def test_text_served_on_request_is_not_the_engines_to_keep() -> None:
     reader = SimpleNamespace(sources={"S1": SimpleNamespace(item=None)})
     assert passed_over(reader, {}, {"S1": DEADLINES}, TASKS, "de") == {}  # type: ignore[arg-type]
