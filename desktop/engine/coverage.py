@@ -31,7 +31,7 @@ from desktop.engine.findings import MARKER, kept_findings
 from desktop.engine.focus import MIN_OVERLAP, answers, asks_for_figure, figures, score
 from desktop.engine.research_state import Finding
 from desktop.engine.sentences import in_context, units
-from desktop.engine.state import Todo, by_parts
+from desktop.engine.state import Plan, Todo, by_parts
 from desktop.engine.step_context import StepContext
 from desktop.report.labels import LABELS, QUOTE_MARKS
 
@@ -270,6 +270,19 @@ def _closest(task: Todo, kept: list[Finding], shown: set[str],
     return f, (text, True)
 
 
+def _in_turn(plan: Plan) -> list[Todo]:
+    """The tasks that may get a line, in the order they get it. A plan by the question's parts answers the
+    question (task 0) through its parts. A plan the model made has tasks beside the question, and the question
+    comes last: where the model's answer leaves it without the figure it asks for and no task's line shows the
+    sentence that states it, the question gets that line (seen, laws-dev-10: the tasks were "Strahlenschutzbereiche
+    bei Oberflächen" and the like; the answer cited § 80's limit for the public, and § 52's "Kontrollbereich, wenn
+    Personen im Kalenderjahr eine effektive Dosis von mehr als 6 Millisievert …" stood in the question's own
+    finding, in no line)."""
+    if plan.by_parts:
+        return [t for t in plan.items if t.id != 0 or len(plan.items) == 1]
+    return sorted(plan.items, key=lambda t: t.id == 0)
+
+
 def _number(sources: list[str], f: Finding) -> int:
     """The [n] of ``f`` in ``sources``, appended where it is not yet numbered."""
     if f.id not in sources:
@@ -295,9 +308,7 @@ def completed(ctx: StepContext, answer: str, sources: list[str], close: Meaning 
     sources, lines, lined = list(sources), [], []
     shown: set[str] = set()  # what the lines show already: each line its own evidence
     cited = {sources[n - 1] for n in map(int, MARKER.findall(answer)) if 1 <= n <= len(sources)}
-    for task in state.plan.items:
-        if task.id == 0 and len(state.plan.items) > 1:
-            continue  # the question itself is answered by whatever the answer says of its tasks
+    for task in _in_turn(state.plan):
         # a part of the question is weighed by its own words: the whole question, which holds every part, made
         # the quote that shared most of its words the best for each part (seen: the question's first finding,
         # stating no period, was the best quote for the part that asks for one, laws-research-03)
@@ -309,6 +320,8 @@ def completed(ctx: StepContext, answer: str, sources: list[str], close: Meaning 
         pick = next(((f, said) for f in ranked
                      for said in [_said(task, f, question, state.doc_language, answer, state.language)]
                      if said[0] not in shown), None)
+        if task.id == 0 and pick and ranked and pick[0] is not ranked[0]:
+            continue  # the question's best sentence is shown already: a task's line answers it
         # across languages a reading that does not answer its part gives way to the sentence closest in meaning
         if (close or {}).get(task.id) and not (pick and answers(task.task, pick[0].info, state.language)):
             pick = _closest(task, kept, shown, close[task.id]) or pick  # type: ignore[index]

@@ -83,6 +83,8 @@ ENGLISH: dict[str, str] = {
                          "rest on stay in the report",
         "warn_synthesis_failed": "synthesis: the model could not write a usable answer ({error}); the report lists "
                                  "the evidence instead",
+        "warn_answer_by_evidence": "synthesis: the model could not write a usable answer ({error}); the answer "
+                                   "shows each of {tasks} tasks with the evidence Rabbithole chose for it",
         "warn_revision_failed": "synthesis: the revision gave no usable answer ({error}); the first answer stands",
         "warn_answer_by_parts": "time budget: the answer shows each of {parts} parts of the question with the "
                                 "evidence Rabbithole chose for it, not an answer written by the LLM, whose time went "

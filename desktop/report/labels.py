@@ -92,6 +92,11 @@ LABELS: dict[str, dict[str, str]] = {
         "answer_by_parts_readings": "Antwort aus den Belegen, je Teilfrage (von Rabbithole ausgewählt: ein Satz der "
                                     "Dokumente, zitiert, oder die Lesart des Modells dazu; im Zeitbudget schrieb kein "
                                     "Modell die Antwort, seine Zeit ging ins Lesen)",
+        "answer_model_failed": "Antwort aus den Belegen, je Aufgabe (Sätze der Dokumente, von Rabbithole ausgewählt; "
+                               "das Sprachmodell konnte keine verwendbare Antwort schreiben)",
+        "answer_model_failed_readings": "Antwort aus den Belegen, je Aufgabe (von Rabbithole ausgewählt: ein Satz der "
+                                        "Dokumente, zitiert, oder die Lesart des Modells dazu; das Sprachmodell konnte "
+                                        "keine verwendbare Antwort schreiben)",
         "tasks_answered": "Aufgaben mit Beleg in der Antwort",
         "measured": "Gemessen",
         "figures_in_quotes": "Zahlen der Antwort in ihren zitierten Belegen",
@@ -100,6 +105,7 @@ LABELS: dict[str, dict[str, str]] = {
         "statements_left_out": "Aussagen ausgelassen",
         "self_rating": "Selbsteinschätzung des Sprachmodells",
         "not_rated": "nicht erhoben (Zeitbudget)",
+        "not_rated_no_answer": "nicht erhoben (kein Modell schrieb die Antwort)",
         "review": "Prüfung",
         "reviewed_by": "Geprüft von {by}, zuletzt am {at}",
         "review_counts": "{accepted} angenommen, {rejected} abgelehnt, {to_check} zu prüfen, {open} ohne Prüfung",
@@ -195,6 +201,11 @@ LABELS: dict[str, dict[str, str]] = {
         "answer_by_parts_readings": "Answer from the evidence, part by part (chosen by Rabbithole: a sentence of the "
                                     "documents, quoted, or the model's reading of it; under the time budget no model "
                                     "wrote the answer, its time went to reading)",
+        "answer_model_failed": "Answer from the evidence, task by task (the documents' sentences, chosen by "
+                               "Rabbithole; the language model could not write a usable answer)",
+        "answer_model_failed_readings": "Answer from the evidence, task by task (chosen by Rabbithole: a sentence of "
+                                        "the documents, quoted, or the model's reading of it; the language model could "
+                                        "not write a usable answer)",
         "tasks_answered": "Tasks with evidence in the answer",
         "measured": "Measured",
         "figures_in_quotes": "The answer's figures in the quotes it cites",
@@ -203,6 +214,7 @@ LABELS: dict[str, dict[str, str]] = {
         "statements_left_out": "Statements left out",
         "self_rating": "The language model's self-rating",
         "not_rated": "not asked for (time budget)",
+        "not_rated_no_answer": "not asked for (no model wrote the answer)",
         "review": "Review",
         "reviewed_by": "Reviewed by {by}, last on {at}",
         "review_counts": "{accepted} accepted, {rejected} rejected, {to_check} to check, {open} not reviewed",
@@ -367,5 +379,6 @@ def quality_rows(report: Report) -> list[tuple[str, str]]:
             revised += f" ({lab['first_total']}: {q.first_total} / 400)"
         rows.append((lab["revised"], revised))
     else:  # zeros that no rater gave are not grades
-        rows.append((lab["self_rating"], lab["not_rated"] if report.kind == "synthesis" else lab["not_assessed"]))
+        unrated = "not_rated_no_answer" if q.unrated == "no_answer" else "not_rated"
+        rows.append((lab["self_rating"], lab[unrated] if report.kind == "synthesis" else lab["not_assessed"]))
     return rows

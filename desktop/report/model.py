@@ -89,6 +89,9 @@ class Quality(_Model):
     cited_sentence_share: float = Field(ge=0, le=1, description="deterministic: sentences carrying a [n] marker")
     verified_quote_share: float = Field(ge=0, le=1, description="deterministic: quotes found in their source")
     assessed: bool = Field(True, description="False when the model did not rate its answer (the scores are not grades)")
+    unrated: Literal["time_budget", "no_answer"] = Field(
+        "time_budget", description="why the model did not rate the answer of a synthesis: no time left in the budget, "
+                                   "or no model wrote the answer (its own failed, steps/synthesis._without_model)")
     figures_in_quotes: int = Field(0, description="measured: the answer's figures found in the verified quotes it cites")
     figures_stated: int = Field(0, description="measured: the figures the answer states")
     references_followed: int = Field(0, description="measured: references in the evidence followed to their units")

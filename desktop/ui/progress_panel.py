@@ -286,6 +286,9 @@ class ProgressPanel(QWidget):
                                      "findings they rest on stay in the report"),
             "warn_synthesis_failed": self.tr("synthesis: the model could not write a usable answer ({error}); the "
                                              "report lists the evidence instead"),
+            "warn_answer_by_evidence": self.tr("synthesis: the model could not write a usable answer ({error}); the "
+                                               "answer shows each of {tasks} tasks with the evidence Rabbithole chose "
+                                               "for it"),
             "warn_revision_failed": self.tr("synthesis: the revision gave no usable answer ({error}); the first "
                                             "answer stands"),
             "warn_answer_by_parts": self.tr("time budget: the answer shows each of {parts} parts of the question "

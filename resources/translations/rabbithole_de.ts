@@ -1532,27 +1532,32 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
     </message>
     <message>
         <location filename="../../desktop/ui/progress_panel.py" line="289"/>
+        <source>synthesis: the model could not write a usable answer ({error}); the answer shows each of {tasks} tasks with the evidence Rabbithole chose for it</source>
+        <translation>Synthese: das Modell konnte keine brauchbare Antwort schreiben ({error}); die Antwort zeigt jede der {tasks} Aufgaben mit dem Beleg, den Rabbithole für sie ausgewählt hat</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/progress_panel.py" line="292"/>
         <source>synthesis: the revision gave no usable answer ({error}); the first answer stands</source>
         <translation>Synthese: die Überarbeitung gab keine brauchbare Antwort ({error}); die erste Antwort bleibt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="291"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="294"/>
         <source>time budget: the answer shows each of {parts} parts of the question with the evidence Rabbithole chose for it, not an answer written by the LLM, whose time went to reading (Settings: time budget; 0 has it written)</source>
         <translation>Zeitbudget: die Antwort zeigt jede der {parts} Teilfragen mit den Belegen, die Rabbithole für sie ausgewählt hat, keine vom LLM geschriebene Antwort; seine Zeit ging ins Lesen (Einstellungen: Zeitbudget; 0 lässt sie schreiben)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="305"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="308"/>
         <source>{0}%</source>
         <comment>a percentage</comment>
         <translation>{0}&#xa0;%</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="308"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="311"/>
         <source>{0} s</source>
         <translation>{0} s</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="309"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="312"/>
         <source>%n minute(s)</source>
         <translation>
             <numerusform>%n Minute</numerusform>
@@ -1560,52 +1565,52 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="319"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="322"/>
         <source>ended by you</source>
         <translation>von Ihnen beendet</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="319"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="322"/>
         <source>the last round was reached</source>
         <translation>letzte Runde erreicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="320"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="323"/>
         <source>the token budget was reached</source>
         <translation>Token-Budget erreicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="321"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="324"/>
         <source>nothing new was found</source>
         <translation>nichts Neues gefunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="322"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="325"/>
         <source>the model gave no usable answer</source>
         <translation>das Modell gab keine brauchbare Antwort</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="323"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="326"/>
         <source>automatic</source>
         <translation>automatisch</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="323"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="326"/>
         <source>done</source>
         <translation>erledigt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="323"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="326"/>
         <source>skipped</source>
         <translation>übersprungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="324"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="327"/>
         <source>running</source>
         <translation>läuft</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="324"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="327"/>
         <source>pending</source>
         <translation>offen</translation>
     </message>
@@ -1613,137 +1618,137 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
 <context>
     <name>ReportView</name>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="210"/>
+        <location filename="../../desktop/ui/report_view.py" line="209"/>
         <source>Answer</source>
         <translation>Antwort</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="210"/>
+        <location filename="../../desktop/ui/report_view.py" line="209"/>
         <source>Findings</source>
         <translation>Ergebnisse</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="210"/>
+        <location filename="../../desktop/ui/report_view.py" line="209"/>
         <source>Filtered</source>
         <translation>Aussortiert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="210"/>
+        <location filename="../../desktop/ui/report_view.py" line="209"/>
         <source>Quality</source>
         <translation>Qualität</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="210"/>
+        <location filename="../../desktop/ui/report_view.py" line="209"/>
         <source>Review</source>
         <translation>Prüfung</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="211"/>
+        <location filename="../../desktop/ui/report_view.py" line="210"/>
         <source>Run</source>
         <translation>Ablauf</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="216"/>
+        <location filename="../../desktop/ui/report_view.py" line="215"/>
         <source>Markdown</source>
         <translation>Markdown</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="216"/>
+        <location filename="../../desktop/ui/report_view.py" line="215"/>
         <source>Save the report as Markdown (report.md)</source>
         <translation>Bericht als Markdown speichern (report.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="217"/>
+        <location filename="../../desktop/ui/report_view.py" line="216"/>
         <source>HTML</source>
         <translation>HTML</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="217"/>
+        <location filename="../../desktop/ui/report_view.py" line="216"/>
         <source>Save the report as a web page (report.html)</source>
         <translation>Bericht als Webseite speichern (report.html)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="218"/>
+        <location filename="../../desktop/ui/report_view.py" line="217"/>
         <source>PDF</source>
         <translation>PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="218"/>
+        <location filename="../../desktop/ui/report_view.py" line="217"/>
         <source>Save the report as PDF (report.pdf)</source>
         <translation>Bericht als PDF speichern (report.pdf)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="219"/>
+        <location filename="../../desktop/ui/report_view.py" line="218"/>
         <source>DOCX</source>
         <translation>DOCX</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="219"/>
+        <location filename="../../desktop/ui/report_view.py" line="218"/>
         <source>Save the report as a Word document (report.docx)</source>
         <translation>Bericht als Word-Dokument speichern (report.docx)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="220"/>
+        <location filename="../../desktop/ui/report_view.py" line="219"/>
         <source>JSON</source>
         <translation>JSON</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="220"/>
+        <location filename="../../desktop/ui/report_view.py" line="219"/>
         <source>Save the report&apos;s data (report.json)</source>
         <translation>Daten des Berichts speichern (report.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="221"/>
+        <location filename="../../desktop/ui/report_view.py" line="220"/>
         <source>Export all</source>
         <translation>Alle exportieren</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="221"/>
+        <location filename="../../desktop/ui/report_view.py" line="220"/>
         <source>Save the report in every format (the arrow: one format)</source>
         <translation>Den Bericht in allen Formaten speichern (der Pfeil: ein Format)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="222"/>
+        <location filename="../../desktop/ui/report_view.py" line="221"/>
         <source>Accepted claims only…</source>
         <translation>Nur angenommene Aussagen…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="223"/>
+        <location filename="../../desktop/ui/report_view.py" line="222"/>
         <source>Every format, the answer cut to the claims the reviewer accepted</source>
         <translation>Alle Formate, die Antwort nur mit den Aussagen, die der Prüfer angenommen hat</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="229"/>
+        <location filename="../../desktop/ui/report_view.py" line="228"/>
         <source>Copy answer</source>
         <translation>Antwort kopieren</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="230"/>
+        <location filename="../../desktop/ui/report_view.py" line="229"/>
         <source>Copy the answer and its sources as Markdown</source>
         <translation>Antwort mit Quellen als Markdown kopieren</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="285"/>
+        <location filename="../../desktop/ui/report_view.py" line="288"/>
         <source>Copy quote with citation</source>
         <translation>Zitat mit Quellenangabe kopieren</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="304"/>
+        <location filename="../../desktop/ui/report_view.py" line="307"/>
         <source>Accept finding</source>
         <translation>Erkenntnis annehmen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="304"/>
+        <location filename="../../desktop/ui/report_view.py" line="307"/>
         <source>Reject finding</source>
         <translation>Erkenntnis ablehnen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="305"/>
+        <location filename="../../desktop/ui/report_view.py" line="308"/>
         <source>Finding to check</source>
         <translation>Erkenntnis zu prüfen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/report_view.py" line="305"/>
+        <location filename="../../desktop/ui/report_view.py" line="308"/>
         <source>Take the mark back</source>
         <translation>Markierung zurücknehmen</translation>
     </message>

@@ -204,7 +204,7 @@
             <numerusform>%Ln token · {0} s</numerusform><numerusform>%Ln tokens · {0} s</numerusform></translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="309" />
+        <location filename="../../desktop/ui/progress_panel.py" line="312" />
         <source>%n minute(s)</source>
         <translation>
             <numerusform>%n minute</numerusform><numerusform>%n minutes</numerusform></translation>

@@ -22,19 +22,21 @@ def _finding(fid: str, task_id: int, *sentences: str, info: str = "") -> Finding
 
 
 def _completed(question: str, parts: list[str], findings: list[Finding], answer: str, sources: list[str],
-               language: str = "de", searches: dict[int, list[str]] | None = None, kb: object = None) -> str:
-    return _completion(question, parts, findings, answer, sources, language, searches, kb)[0]
+               language: str = "de", searches: dict[int, list[str]] | None = None, kb: object = None,
+               by_parts: bool = True) -> str:
+    return _completion(question, parts, findings, answer, sources, language, searches, kb, by_parts)[0]
 
 
 def _completion(question: str, parts: list[str], findings: list[Finding], answer: str, sources: list[str],
                 language: str = "de", searches: dict[int, list[str]] | None = None,
-                kb: object = None) -> tuple[str, list[str], list[int]]:
-    """``completed`` for a plan by ``parts`` (``searches``: a part's sub-queries by its id); with ``kb``, each
-    part's closeness in meaning to the kept sentences (``meaning``) measured by that knowledge base."""
+                kb: object = None, by_parts: bool = True) -> tuple[str, list[str], list[int]]:
+    """``completed`` for a plan by ``parts`` (``searches``: a part's sub-queries by its id), or with them as the
+    tasks of a plan the model made (not ``by_parts``); with ``kb``, each part's closeness in meaning to the kept
+    sentences (``meaning``) measured by that knowledge base."""
     items = [Todo(id=0, task=question), *(Todo(id=i, task=p, subtasks=(searches or {}).get(i, []))
                                           for i, p in enumerate(parts, start=1))]
     state = RunState(run_id="r", question=question, database="Sample", language=language, doc_language="de",
-                     plan=Plan(items=items, by_parts=True))
+                     plan=Plan(items=items, by_parts=by_parts))
     state.later.research.findings = findings
 
     async def in_thread(fn, *args):  # noqa: ANN001, ANN202 - the engine runs it in the knowledge base's thread
@@ -235,3 +237,44 @@ def test_a_sentence_that_goes_on_past_its_passage_ends_its_line_with_an_ellipsis
     assert lines["- Wie lange sind die Angaben im elektronischen Buchführungssystem nach der Ablieferung "
                  "bereitzuhalten"].endswith("an eine Anlage des Bundes zur …“ [1]")
     assert lines["- Was muss er vor der Abgabe vom Empfänger einholen"].endswith("einzuholen.“ [2]")
+
+
+CONTROL_Q = "Ab welcher möglichen Jahresdosis muss ein betrieblicher Bereich als Kontrollbereich eingerichtet werden?"
+CONTROL = ("2. Kontrollbereich, wenn Personen im Kalenderjahr eine effektive Dosis von mehr als 6 Millisievert "
+           "erhalten können, und")
+PUBLIC = ("(1) Für Einzelpersonen der Bevölkerung beträgt der Grenzwert der Summe der effektiven Dosen 1 Millisievert "
+          "im Kalenderjahr durch Expositionen aus 1. genehmigungs- oder anzeigebedürftigen Tätigkeiten")
+X_RAY = ("(3) Bereiche, in denen nur Röntgeneinrichtungen oder Störstrahler betrieben werden, gelten nur während der "
+         "Einschaltzeit als Strahlenschutzbereiche.")
+
+
+def test_in_a_plan_the_model_made_the_question_gets_the_figure_no_line_and_no_statement_states() -> None:
+    """laws-dev-10 with a 1.5B model: the plan's tasks were the model's ("Strahlenschutzbereiche bei Oberflächen"),
+    the answer cited the limit for the public, and the question's own finding, § 52's 6 Millisievert, stood in no
+    line: the question was answered only through its tasks."""
+    tasks = ["Strahlenschutzbereiche bei Oberflächen", "Strahlenschutzbereiche bei betrieblichen Bereichen"]
+    findings = [_finding("F1", 0, CONTROL), _finding("F2", 2, PUBLIC), _finding("F3", 1, X_RAY)]
+    said = ("Ein betrieblicher Bereich muss als Kontrollbereich eingerichtet werden, wenn die Exposition von Personen "
+            "einen der Grenzwerte für Einzelpersonen der Bevölkerung überschreiten kann [1].")
+    answer = _completed(CONTROL_Q, tasks, findings, said, ["F2"], by_parts=False)
+    assert f"- {CONTROL_Q.rstrip('?')}: „{CONTROL} …“" in answer
+    # where the answer states the figure, the question needs no line of its own
+    stated = said.replace("[1].", ", mehr als 6 Millisievert im Kalenderjahr [2].")
+    assert CONTROL not in _completed(CONTROL_Q, tasks, findings, stated, ["F2", "F1"], by_parts=False)
+
+
+NOTICE_Q = ("Mit welchem Vorlauf muss der Betrieb einer anzeigebedürftigen Anlage zur Erzeugung ionisierender Strahlung, "
+            "etwa einer Plasmaanlage, der Behörde angezeigt werden?")
+NOTICE = ("(1) Wer beabsichtigt, eine der folgenden Anlagen zur Erzeugung ionisierender Strahlung zu betreiben, hat "
+          "dies der zuständigen Behörde spätestens vier Wochen vor dem beabsichtigten Beginn schriftlich anzuzeigen:")
+ANNEX = "Anlage 4 Vorläufig als Notfallpläne des Bundes geltende Dokumente (Fundstelle: BGBl."
+
+
+def test_in_a_plan_the_model_made_a_task_keeps_the_sentence_the_question_would_show() -> None:
+    """laws-dev-06: the task "Vorlauf für anzeigebedürftige Anlage" and the question shared their best sentence;
+    the question does not take it from the task (which would then show its next best, an annex's title), nor show
+    it twice."""
+    findings = [_finding("F1", 1, NOTICE), _finding("F2", 0, ANNEX)]
+    answer = _completed(NOTICE_Q, ["Vorlauf für anzeigebedürftige Anlage"], findings, "", [], by_parts=False)
+    lines = [line for line in answer.splitlines() if line.startswith("- ")]
+    assert lines == [f"- Vorlauf für anzeigebedürftige Anlage: „{NOTICE}“ [1]"]

@@ -93,7 +93,8 @@ def measured(ctx: StepContext, answer: QualityAnswer, rated: bool) -> Quality:
     total = answer.grounding + answer.completeness + answer.structure + answer.citations
     return Quality(
         grounding=answer.grounding, completeness=answer.completeness, structure=answer.structure,
-        citations=answer.citations, total=total, notes=answer.notes.strip(), revised=first is not None,
+        citations=answer.citations, total=total, notes=answer.notes.strip() or _failure(ctx),
+        unrated="no_answer" if syn.fallback_detail else "time_budget", revised=first is not None,
         first_total=first.total if first else None, cited_sentence_share=round(share, 3),
         verified_quote_share=round(verified_share(ctx), 3), assessed=rated, figures_in_quotes=figures,
         figures_stated=stated, references_followed=sum(t.followed for t in research.tasks),
@@ -102,6 +103,15 @@ def measured(ctx: StepContext, answer: QualityAnswer, rated: bool) -> Quality:
         statements_left_out=len(syn.left_out) + len(syn.uncited),
         tasks_answered=len(answered & set(tasks)), tasks_total=len(tasks),
     )
+
+
+def _failure(ctx: StepContext) -> str:
+    """Why no model wrote the answer, where the model's own failed (``Synthesis.fallback_detail``), in the
+    report's language; else nothing."""
+    detail = ctx.state.later.synthesis.fallback_detail
+    if not detail:
+        return ""
+    return f"{LABELS['de' if ctx.state.language == 'de' else 'en']['evidence_model_failed']} ({detail})"
 
 
 def _cited_text(sources: list[Finding], answer: str) -> str:

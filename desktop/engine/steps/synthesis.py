@@ -8,7 +8,8 @@ that are not in their sources lose their quotation marks, and statements that ma
 follows (``quality.py``) and, after a low self-rating, one focused revision. Under a binding time budget a
 question planned by its parts is answered part by part with the evidence ``coverage.py`` picks, and no model
 writes it (``by_evidence``): on a slow server those minutes read more. When the model cannot write
-a usable answer, the run still ends in a report: phase 5 builds an evidence report from the verified
+a usable answer, each task is answered the same way, under a heading that says so (``_without_model``); where
+no task has a line, the run still ends in a report: phase 5 builds an evidence report from the verified
 findings (``Synthesis.fallback``)."""
 
 from __future__ import annotations
@@ -176,20 +177,43 @@ async def _adopt(ctx: StepContext, draft: SynthesisAnswer, sources: list[Finding
     return bool(shown.markdown.strip())
 
 
-async def _answer_by_parts(ctx: StepContext) -> bool:
-    """Each part of the question with the sentence of the documents found for it (``coverage.completed`` with no
-    statement of a model), under a heading that says who chose it — and, over documents in another language, that
-    a line may be the model's reading of the sentence; whether any part had one."""
+async def _answer_by_evidence(ctx: StepContext, heading: str) -> bool:
+    """Each task (each part of the question) with the sentence of the documents found for it
+    (``coverage.completed`` with no statement of a model), under ``heading``, a key of ``LABELS`` that says who chose
+    the lines and why no model wrote them (its ``_readings`` form over documents in another language: a line may
+    be the model's reading of the sentence); whether any task had one."""
     syn, state = ctx.state.later.synthesis, ctx.state
-    heading = "answer_by_parts" if state.language == state.doc_language else "answer_by_parts_readings"
+    heading += "" if state.language == state.doc_language else "_readings"
     answer, syn.sources, syn.lined = completed(ctx, "", [], await meaning(ctx), heading=heading)
     if not syn.lined:
         return False
     await _settle(ctx, answer)
     syn.by_evidence = True
-    ctx.warn("warn_answer_by_parts", parts=len(syn.lined))
     ctx.emit(ev.SynthesisTokens(text=syn.answer, attempt=1))
     return True
+
+
+async def _answer_by_parts(ctx: StepContext) -> bool:
+    """Under a binding time budget, each part of the question with its evidence (``by_evidence``)."""
+    if not await _answer_by_evidence(ctx, "answer_by_parts"):
+        return False
+    ctx.warn("warn_answer_by_parts", parts=len(ctx.state.later.synthesis.lined))
+    return True
+
+
+async def _without_model(ctx: StepContext, error: str) -> str:
+    """The model could not write a usable answer (``error`` says why): each task of the plan with the sentence
+    of the documents found for it, as a plan by parts gets it under the budget; where no task has one, an
+    evidence report (phase 5). Seen (RESULTS §23, laws-dev-07 and -08, a 1.5B model): the brief answer failed its
+    check three times, and the report listed every finding by task and tier, the answer among twenty quotes."""
+    syn = ctx.state.later.synthesis
+    syn.fallback_detail = error
+    if await _answer_by_evidence(ctx, "answer_model_failed"):
+        ctx.warn("warn_answer_by_evidence", error=error, tasks=len(syn.lined))
+        return "synthesis.quality"
+    syn.fallback = "model_failed"
+    ctx.warn("warn_synthesis_failed", error=error)
+    return "report.build"
 
 
 async def write(ctx: StepContext) -> str:
@@ -197,7 +221,7 @@ async def write(ctx: StepContext) -> str:
     state.phase = "synthesis"
     ctx.emit(ev.PhaseStarted(phase="synthesis"))
     syn = state.later.synthesis
-    syn.quality, syn.fallback, syn.by_evidence = None, None, False
+    syn.quality, syn.fallback, syn.fallback_detail, syn.by_evidence = None, None, None, False
     if not kept_findings(ctx):
         syn.fallback = "no_findings"
         return "report.build"
@@ -209,14 +233,9 @@ async def write(ctx: StepContext) -> str:
     try:
         draft = await _compose(ctx, sources, feedback="")
     except (BadOutput, PromptTooLong) as exc:
-        syn.fallback, syn.fallback_detail = "model_failed", str(exc)
-        ctx.warn("warn_synthesis_failed", error=str(exc))
-        return "report.build"
-    await _adopt(ctx, draft, sources, attempt=1)
-    if not syn.answer.strip():  # no statement could stand and no task has a verified quote to show instead
-        syn.fallback, syn.fallback_detail = "model_failed", "no statement of the answer could stand"
-        ctx.warn("warn_synthesis_failed", error=syn.fallback_detail)
-        return "report.build"
+        return await _without_model(ctx, str(exc))
+    if not await _adopt(ctx, draft, sources, attempt=1):  # none of the model's statements could stand
+        return await _without_model(ctx, "no statement of the answer could stand")
     return "synthesis.quality"
 
 
