@@ -42,6 +42,11 @@ _FIGURE = re.compile(
     re.I)
 
 
+# One of a unit of time, the article its number: "innerhalb eines Monats", "binnen einer Woche", "within a month"
+# (``WORD_VALUES`` leaves "ein"/"one" out, an article as often as a number; before a unit of time it is a period).
+_ONE_PERIOD = re.compile(rf"\b(?:eine[mnrs]?|ein|a|an|one)\s+(?:(?:vollen|ganzen|full|whole)\s+)?{TIME_WORDS}\w*", re.I)
+
+
 def asked_kinds(part: str) -> set[str]:
     """The kinds of figure ``part`` asks for; empty where it names none (then any figure may answer it)."""
     kinds = set()
@@ -54,8 +59,10 @@ def asked_kinds(part: str) -> set[str]:
 
 def kinded_figures(text: str) -> dict[str, set[str]]:
     """The figures ``text`` states, each value (as ``citation_support.stated_amounts`` writes it) with its
-    kinds."""
-    out: dict[str, set[str]] = {}
+    kinds; one unit of time with its article is the period "1" (seen, laws-research-16: "… ist das Dosimeter …
+    innerhalb eines Monats bei der Messstelle einzureichen" stated no figure, and the part "By when must a used
+    dosimeter be submitted …?" showed the sentence on "zwölf Monate" instead)."""
+    out: dict[str, set[str]] = {"1": {PERIOD}} if _ONE_PERIOD.search(text) else {}
     for m in _FIGURE.finditer(POINTERS.sub(" ", text)):
         digits, dot, noun, word, word_noun = m.groups()
         following = noun if digits else word_noun

@@ -65,3 +65,17 @@ def test_a_list_number_before_a_noun_states_no_amount_an_ordinal_of_time_does() 
     assert amounts("bis zum 31. Dezember 2026") == {"31", "2026"}
     assert amounts("bis die Person das 75. Lebensjahr vollendet hat") == {"75"}
     assert amounts("beträgt 20 Millisievert. Die Behörde") == {"20"}
+
+
+def test_one_unit_of_time_with_its_article_is_a_period() -> None:
+    """laws-research-16: "innerhalb eines Monats" stated no figure, so the part asking by when a dosimeter is to be
+    submitted could not take the sentence that says it."""
+    submit = ("Nach der Verwendung eines Dosimeters in einer Notfallexpositionssituation ist das Dosimeter zusammen mit "
+              "dem Referenzdosimeter innerhalb eines Monats bei der Messstelle einzureichen.")
+    assert kinded_figures(submit) == {"1": {PERIOD}}
+    assert kinded_figures("binnen einer Woche nach Festlegung") == {"1": {PERIOD}}
+    assert kinded_figures("within a month of the deployment") == {"1": {PERIOD}}
+    assert new_figures(submit, said_figures("1 Millisievert"), {PERIOD}) == {"1"}  # a dose of 1 is no period of 1
+    # an article before anything but a unit of time is no number
+    assert kinded_figures("Die Messstelle hat eine Bescheinigung auszustellen.") == {}
+    assert kinded_figures("im Laufe eines Kalenderjahres") == {}
