@@ -70,7 +70,11 @@ def _with_lead(lead: str, part: str) -> str:
         return lead + part
     if room < 40:  # no room for a lead worth reading: the part alone
         return part
-    return lead[:room].rsplit(" ", 1)[0] + " … " + part
+    cut = lead[:room].rsplit(" ", 1)[0]
+    after = lead[len(cut):].split()
+    if after and cut[-1:].isdigit():  # a figure keeps its unit (seen, laws-dev-10: "… von mehr als 6 … die Unterarme")
+        cut += " " + after[0]
+    return cut + " … " + part
 
 
 def _quote(f: Finding, task: Todo, question: str, language: str) -> str:

@@ -278,3 +278,18 @@ def test_in_a_plan_the_model_made_a_task_keeps_the_sentence_the_question_would_s
     answer = _completed(NOTICE_Q, ["Vorlauf für anzeigebedürftige Anlage"], findings, "", [], by_parts=False)
     lines = [line for line in answer.splitlines() if line.startswith("- ")]
     assert lines == [f"- Vorlauf für anzeigebedürftige Anlage: „{NOTICE}“ [1]"]
+
+
+def test_a_lead_cut_short_keeps_its_last_figure_with_its_unit() -> None:
+    """laws-dev-10: the part of § 52's sentence on the other doses was shown after its lead cut at "… von mehr als
+    6 …", and the 6 Millisievert the question asks for stood in no line."""
+    from desktop.engine.coverage import _sentences
+
+    sentence = ("2. Kontrollbereich, wenn Personen im Kalenderjahr eine effektive Dosis von mehr als 6 Millisievert "
+                "oder eine Organ-Äquivalentdosis von mehr als 15 Millisievert für die Augenlinse oder 150 Millisievert "
+                "für die Hände, die Unterarme, die Füße oder Knöchel oder eine lokale Hautdosis von mehr als 150 "
+                "Millisievert erhalten können, und 3. Sperrbereich, wenn in einem Bereich die Ortsdosisleistung höher "
+                "als 3 Millisievert durch Stunde sein kann")
+    shown = _sentences(_finding("F1", 1, sentence))
+    assert len(shown) == 2 and all(" 6 … " not in text for text in shown)
+    assert "von mehr als 6 Millisievert … die Unterarme" in shown[1]
