@@ -117,19 +117,21 @@ def _ranked(task: Todo, question: str, candidates: list[Finding], language: str,
     (``_candidates``)."""
     aim, wants = _aim(task, question), asks_for_figure(task.task)
 
-    def fit(f: Finding) -> tuple[bool, bool, bool, bool, float]:
+    def fit(f: Finding) -> tuple[bool, bool, bool, bool, float, bool]:
         if _by_reading(f, answer_language, language):
             # a reading whose figure its quote states answers a task that asks for one, even where it adds one
             # its quote does not (seen: "six months after the deployment and within 24 hours", from "spätestens
             # sechs Monate nach dem Einsatz … unverzüglich"); it is shown by that quote's sentence
             backed = wants and bool(stated_amounts(f.info) & stated_amounts(f.quoted))
-            return True, f.tier == 1, backed, faithful(f), score(task.task, f.info, answer_language, wants)  # type: ignore[arg-type]
+            return (True, f.tier == 1, backed, faithful(f), score(task.task, f.info, answer_language, wants),  # type: ignore[arg-type]
+                    f.task_id == task.id)
         # a sentence that answers the task comes before the tier (seen: the tier-2 finding held "in den Stufen
         # „tauglich“, „bedingt tauglich“ …", the tier-1 one the paragraph before it, laws-research-02); across
         # languages the task's words say nothing of a quote's
         said = _quote(f, task, question, language)
         fits = answers(task.task, said, language) or (answer_language or language) != language
-        return fits, f.tier == 1, True, True, score(aim, said, language, wants)
+        # at a tie, the task's own finding: what was gathered for the part over what was gathered for another
+        return fits, f.tier == 1, True, True, score(aim, said, language, wants), f.task_id == task.id
     return sorted(candidates, key=fit, reverse=True)
 
 

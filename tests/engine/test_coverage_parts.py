@@ -293,3 +293,21 @@ def test_a_lead_cut_short_keeps_its_last_figure_with_its_unit() -> None:
     shown = _sentences(_finding("F1", 1, sentence))
     assert len(shown) == 2 and all(" 6 … " not in text for text in shown)
     assert "von mehr als 6 Millisievert … die Unterarme" in shown[1]
+
+
+def test_at_a_tie_a_part_shows_the_finding_gathered_for_it() -> None:
+    """laws-research-02 (RESULTS §21, §23): two sentences shared as many of the part's words; the one another part
+    had gathered (the first examination, "vor der erstmaligen Aufgabenwahrnehmung") was shown for the part on the
+    repeated one, which its own finding stated."""
+    part = ("Die Frist, innerhalb der die Untersuchung durch einen ermächtigten Arzt für die Fortsetzung der Tätigkeit "
+            "wiederholt werden muss?")
+    first = ("in diese Kategorie erforderlich ist, wenn sie innerhalb eines Jahres vor der erstmaligen "
+             "Aufgabenwahrnehmung von einem nach § 175 Absatz 1 Satz 1 ermächtigten Arzt untersucht worden ist und dem "
+             "Strahlenschutzverantwortlichen eine von diesem Arzt ausgestellte Bescheinigung vorliegt,")
+    again = ("wenn sie innerhalb eines Jahres nach der letzten Untersuchung erneut von einem nach § 175 Absatz 1 Satz 1 "
+             "ermächtigten Arzt untersucht wurde und dem Strahlenschutzverantwortlichen eine von diesem Arzt ausgestellte "
+             "Bescheinigung vorliegt, nach der der weiteren Aufgabenwahrnehmung keine gesundheitlichen Bedenken "
+             "entgegenstehen.")
+    findings = [_finding("F12", 0, first), _finding("F5", 1, again)]  # F12 gathered for the question itself
+    lines = [line for line in _completed(HEALTH_Q, [part], findings, "", []).splitlines() if line.startswith("- ")]
+    assert len(lines) == 1 and "nach der letzten Untersuchung erneut" in lines[0]
