@@ -91,15 +91,18 @@ class ProgressPanel(QWidget):
         split.addWidget(self.tasks)
         split.addWidget(right)
         split.setSizes([300, 500])
+        # the estimate on a row of its own, across the panel: between the counter and the buttons it was squeezed
+        # into a column fifteen lines high at 1280x720
         self.estimate = EstimateLabel()
         buttons = QHBoxLayout()
         buttons.addWidget(self.stats)
-        buttons.addWidget(self.estimate, 1)
+        buttons.addStretch(1)
         for b in (self.skip, self.cancel, self.resume):
             buttons.addWidget(b)
         layout = QVBoxLayout(self)
         layout.addWidget(self.stepper)
         layout.addWidget(split, 1)
+        layout.addWidget(self.estimate)
         layout.addLayout(buttons)
         self.state: RunView | None = None
         self._worked = 0.0  # seconds the run worked before the current stretch

@@ -211,6 +211,13 @@ def test_the_estimate_is_shown_under_the_plan_and_beside_the_progress(qtbot) -> 
         assert not label.isHidden()
         assert label.text() == ("Research and report take about 4 minutes on this LLM server (14 calls; it reads "
                                 "71 and writes 10 tokens per second).")
+    # beside the progress it spans the panel, a few lines, not a column between the counter and the buttons
+    # (seen at 1280x720: fifteen lines high)
+    progress.resize(560, 500)
+    progress.show()
+    qtbot.waitExposed(progress)
+    assert progress.estimate.width() >= 0.9 * progress.contentsRect().width() - 40
+    assert progress.estimate.geometry().bottom() < progress.cancel.geometry().top()
     progress.reset()
     assert progress.estimate.isHidden()
     editor.estimate.show_estimate(estimate_view(event.model_copy(update={"excerpts": 12, "excerpts_allowed": 32})))
