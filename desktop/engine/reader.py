@@ -71,7 +71,8 @@ class Reader:
     docs: dict[str, DocumentInfo]
     sources: dict[str, Source] = field(default_factory=dict)
     asked: set[str] = field(default_factory=set)
-    shown: set[tuple[str, int, str | None, bool]] = field(default_factory=set)
+    # the sentence numbers shown of each chunk (by document, page and chunk id); None: the whole chunk
+    shown: dict[tuple[str, int, str | None], set[int] | None] = field(default_factory=dict)
 
     def open(self, items: list[WorkItem], notes: dict[str, str]) -> None:
         """The batch's evidence as excerpts (``notes`` by chunk id: how a followed reference led there);
@@ -86,12 +87,21 @@ class Reader:
     def add(self, doc: DocumentInfo, page: int, section: str | None, chunk_id: str | None, text: str,
             item: WorkItem | None = None, note: str | None = None, title: str | None = None,
             only: list[int] | None = None) -> Source | None:
+        where = (doc.doc_id, page, chunk_id)
+        before = self.shown.get(where, set())
+        if before is None:
+            return None  # shown whole already
+        if only:
+            # a chunk gathered for two tasks shows each its own sentences: the second excerpt those the first did
+            # not (seen, laws-research-14: the part on what to obtain from the recipient was gathered the
+            # sentence "… vorher eine schriftliche Erklärung des Empfängers … einzuholen" of a chunk whose other
+            # sentence another part's excerpt showed in the same batch; it was dropped as shown already)
+            only = [n for n in only if n not in before]
+            if not only:
+                return None
         shown, units = numbered(text, only)
         partial = bool(only) and len(units) < len(numbered(text)[1])
-        key = (doc.doc_id, page, chunk_id, partial)
-        if key in self.shown or (doc.doc_id, page, chunk_id, False) in self.shown:
-            return None  # shown already (whole, or this part)
-        self.shown.add(key)
+        self.shown[where] = before | set(only or []) if partial else None
         source = Source(f"S{len(self.sources) + 1}", doc, page, section, chunk_id, text, tuple(units), shown, item,
                         note, title, partial)
         self.sources[source.label] = source

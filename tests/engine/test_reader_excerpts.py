@@ -1,0 +1,47 @@
+"""The excerpts of one batch (``reader.Reader``): a chunk is shown once, and a chunk gathered for two tasks
+with different sentences shows each task its own."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from desktop.engine.reader import Reader
+from desktop.engine.research_state import WorkItem
+from desktop.kb.models import DocumentInfo
+
+DOC = DocumentInfo(doc_id="d" * 64, file_name="AtEV.pdf", path="/laws/AtEV.pdf", title="AtEV", language="de",
+                   pages=20, chunks=40, size_bytes=1, ingested_at=datetime.now(UTC))
+# AtEV p. 3: § 4's first sentences, as one chunk (laws-research-14)
+CHUNK = ("(3) Behälter oder sonstige Einheiten zur Verpackung radioaktiver Abfälle sind mit einer Kennzeichnung nach "
+         "Anlage Teil B zu versehen. § 4 Pflichten bei Abgabe und Empfang. (1) Wer radioaktive Abfälle abgibt, ist "
+         "verpflichtet, vorher eine schriftliche Erklärung des Empfängers über dessen Annahmebereitschaft "
+         "einzuholen. Er hat dem Empfänger dabei die erfassten Angaben zu überlassen.")
+
+
+def _add(reader: Reader, task_id: int, units: list[int] | None) -> str | None:
+    item = WorkItem(chunk_id="c9", units=units or [], task_id=task_id)
+    source = reader.add(DOC, 3, "§ 4", "c9", CHUNK, item, only=units)
+    return source.shown if source else None
+
+
+def test_a_chunk_gathered_for_two_tasks_shows_each_its_own_sentences() -> None:
+    """laws-research-14 (1.5B model): the question's excerpt showed the chunk's first sentence, the part on what
+    to obtain from the recipient was gathered its sentence on the written declaration; in one batch the second
+    excerpt was dropped as shown already, and the declaration was never read."""
+    reader = Reader(kb=None, docs={DOC.doc_id: DOC})  # type: ignore[arg-type]
+    first = _add(reader, 0, [1])
+    second = _add(reader, 1, [3, 4])
+    assert first is not None and "Behälter" in first
+    assert second is not None and "Annahmebereitschaft" in second and "Behälter" not in second
+    assert len(reader.sources) == 2
+
+
+def test_sentences_shown_already_are_not_shown_again() -> None:
+    reader = Reader(kb=None, docs={DOC.doc_id: DOC})  # type: ignore[arg-type]
+    _add(reader, 0, [1, 3])
+    again = _add(reader, 1, [3, 4])
+    assert again is not None and "Annahmebereitschaft" not in again and "Er hat dem Empfänger" in again
+    assert _add(reader, 2, [1, 4]) is None  # nothing new
+    assert _add(reader, 2, None) is not None  # the whole chunk (on request) shows what the parts did not
+    assert _add(reader, 3, [2]) is None  # after the whole chunk nothing of it is new
+    assert _add(reader, 3, None) is None
