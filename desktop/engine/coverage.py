@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from desktop.engine.citation_support import stated_amounts, support
 from desktop.engine.closeness import Meaning, closeness
-from desktop.engine.figure_kinds import asked_kinds, kinded_figures, new_figures, said_figures
+from desktop.engine.figure_kinds import asked_kinds, kinded_figures, new_figures, said_figures, states_kind
 from desktop.engine.findings import MARKER, kept_findings
 from desktop.engine.focus import MIN_OVERLAP, answers, asks_for_figure, figures, score
 from desktop.engine.research_state import Finding
@@ -109,6 +109,11 @@ def _candidates(task: Todo, kept: list[Finding], language: str, answer_language:
     return [f for f in kept if f.verified_quotes and (f.task_id == task.id or answered(f))]
 
 
+def _states_asked(task: Todo, text: str) -> bool:
+    """Whether ``text`` states a figure of a kind ``task`` asks for (any kind where it names none)."""
+    return states_kind(text, asked_kinds(task.task))
+
+
 def _ranked(task: Todo, question: str, candidates: list[Finding], language: str,
             answer_language: str | None = None) -> list[Finding]:
     """The findings best first: those whose best sentence answers the task (``focus.answers``), then tier 1, then
@@ -130,8 +135,13 @@ def _ranked(task: Todo, question: str, candidates: list[Finding], language: str,
         # languages the task's words say nothing of a quote's
         said = _quote(f, task, question, language)
         fits = answers(task.task, said, language) or (answer_language or language) != language
+        # a part that asks for a figure is answered by a sentence that states one of its kind, not by one that
+        # only shares its words (seen, laws-research-11: "Die Aufbewahrungsdauer der Aufzeichnungen über das
+        # Vorkommnis?" showed "… für welchen Zeitraum er diesbezügliche Aufzeichnungen aufzubewahren hat", the
+        # ordinance's power; "… 30 Jahre lang aufbewahrt …" stood in the part's other finding)
+        figured = wants and support(task.task, said, language) >= MIN_OVERLAP and _states_asked(task, said)
         # at a tie, the task's own finding: what was gathered for the part over what was gathered for another
-        return fits, f.tier == 1, True, True, score(aim, said, language, wants), f.task_id == task.id
+        return fits, f.tier == 1, figured, True, score(aim, said, language, wants), f.task_id == task.id
     return sorted(candidates, key=fit, reverse=True)
 
 
@@ -263,13 +273,9 @@ def _closest(task: Todo, kept: list[Finding], shown: set[str],
              close: dict[str, float]) -> tuple[Finding, tuple[str, bool]] | None:
     """The kept sentence closest in meaning to ``task`` that no line shows yet, one stating a figure of a kind it
     asks for where it asks for one; with its finding, as a quote."""
-    kinds = asked_kinds(task.task)
-
-    def of_kind(text: str) -> bool:
-        found = kinded_figures(text)
-        return not asks_for_figure(task.task) or any(not kinds or of & kinds for of in found.values())
+    wants = asks_for_figure(task.task)
     pool = [(close[text], f, text) for f in kept for text in _sentences(f)
-            if text in close and text not in shown and of_kind(text)]
+            if text in close and text not in shown and (not wants or _states_asked(task, text))]
     if not pool:
         return None
     _, f, text = max(pool, key=lambda p: p[0])

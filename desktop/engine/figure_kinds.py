@@ -47,6 +47,13 @@ _FIGURE = re.compile(
 _ONE_PERIOD = re.compile(rf"\b(?:eine[mnrs]?|ein|a|an|one)\s+(?:(?:vollen|ganzen|full|whole)\s+)?{TIME_WORDS}\w*", re.I)
 
 
+# A frequency answers "wie oft" without a number: "monatlich", "jährlich", "annually" (seen, laws-research-07:
+# "Wie oft sind der Behörde die erzeugten Mengen mitzuteilen?" is answered by "… monatlich …").
+FREQUENCY = re.compile(
+    r"\b(?:täglich|wöchentlich|monatlich|vierteljährlich|halbjährlich|jährlich|daily|weekly|monthly|quarterly|"
+    r"yearly|annually)\w*", re.I)
+
+
 def asked_kinds(part: str) -> set[str]:
     """The kinds of figure ``part`` asks for; empty where it names none (then any figure may answer it)."""
     kinds = set()
@@ -73,6 +80,14 @@ def kinded_figures(text: str) -> dict[str, set[str]]:
         kind = PERIOD if period else AMOUNT
         out.setdefault(value, set()).add(kind)
     return out
+
+
+def states_kind(text: str, kinds: set[str]) -> bool:
+    """Whether ``text`` states a figure of a kind in ``kinds`` (any kind where it is empty); a frequency is a
+    period."""
+    if (not kinds or PERIOD in kinds) and FREQUENCY.search(text):
+        return True
+    return any(not kinds or of & kinds for of in kinded_figures(text).values())
 
 
 def new_figures(text: str, said: dict[str, set[str]], kinds: set[str]) -> set[str]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from desktop.engine.citation_support import TIME_WORDS, amounts, support
+from desktop.engine.figure_kinds import FREQUENCY, asked_kinds
 
 MARGIN = 0.15  # how much better than the model's best sentence the engine's must score to be added
 FIGURE_BONUS = 0.4  # a sentence with a figure, when the question asks for one
@@ -53,12 +54,16 @@ _INTERROGATIVE = re.compile(
 
 
 def asks_for_figure(question: str) -> bool:
-    return bool(_ASKS_FIGURE.search(question))
+    """Whether ``question`` asks for a figure: by its own words, or by those that ask for a kind of figure
+    (``figure_kinds.asked_kinds``; seen, laws-research-16: "Above what effective dose … does special medical
+    surveillance apply?" asked for an amount and was given a definition that states none)."""
+    return bool(_ASKS_FIGURE.search(question) or asked_kinds(question))
 
 
 def states_figure(sentence: str) -> bool:
-    """An amount in digits (not a section or list number), a number word with its noun, or a date."""
-    return bool(amounts(sentence) or _WORDED_FIGURE.search(sentence))
+    """An amount in digits (not a section or list number), a number word with its noun, a date, or a frequency
+    ("monatlich": it answers "Wie oft …?")."""
+    return bool(amounts(sentence) or _WORDED_FIGURE.search(sentence) or FREQUENCY.search(sentence))
 
 
 def figures(text: str) -> set[str]:

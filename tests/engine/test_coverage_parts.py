@@ -311,3 +311,30 @@ def test_at_a_tie_a_part_shows_the_finding_gathered_for_it() -> None:
     findings = [_finding("F12", 0, first), _finding("F5", 1, again)]  # F12 gathered for the question itself
     lines = [line for line in _completed(HEALTH_Q, [part], findings, "", []).splitlines() if line.startswith("- ")]
     assert len(lines) == 1 and "nach der letzten Untersuchung erneut" in lines[0]
+
+
+def test_a_part_asking_for_a_period_shows_the_sentence_that_states_one() -> None:
+    """laws-research-11 (RESULTS §24): the part on how long the records of an incident are kept showed the
+    ordinance power "… für welchen Zeitraum er diesbezügliche Aufzeichnungen aufzubewahren hat", which shares all
+    of its words and states no period; its other finding stated "30 Jahre lang"."""
+    question = "Was muss ein Strahlenschutzverantwortlicher nach einem bedeutsamen Vorkommnis veranlassen?"
+    part = "Die Aufbewahrungsdauer der Aufzeichnungen über das Vorkommnis?"
+    power = ("3. dass und auf welche Weise der Strahlenschutzverantwortliche ein Vorkommnis aufzuzeichnen und zu "
+             "untersuchen hat, dass und für welchen Zeitraum er diesbezügliche Aufzeichnungen aufzubewahren hat")
+    thirty = ("(4) Der Strahlenschutzverantwortliche hat dafür zu sorgen, dass die Aufzeichnungen nach Absatz 2 30 "
+              "Jahre lang aufbewahrt und der zuständigen Behörde auf Verlangen vorgelegt werden.")
+    findings = [_finding("F5", 1, power), _finding("F9", 1, thirty)]
+    lines = [line for line in _completed(question, [part], findings, "", []).splitlines() if line.startswith("- ")]
+    assert len(lines) == 1 and "30 Jahre lang" in lines[0]
+
+
+def test_a_part_asking_how_often_is_not_shown_a_period_of_something_else() -> None:
+    """laws-research-07: a frequency ("monatlich") answers "Wie oft …?"; a sentence that shares the part's words
+    and states another period ("fünf Arbeitstage vor …", on notices of a transport) does not take its place."""
+    question = "Welche Pflichten hat der Betreiber eines Kernkraftwerks?"
+    part = "Wie oft sind der Behörde die erzeugten Mengen mitzuteilen?"
+    monthly = ("Der Genehmigungsinhaber hat der zuständigen Behörde monatlich die im Vormonat erzeugten "
+               "Elektrizitätsmengen mitzuteilen.")
+    findings = [_finding("F1", 1, monthly), _finding("F2", 1, FIVE_DAYS)]
+    lines = [line for line in _completed(question, [part], findings, "", []).splitlines() if line.startswith("- ")]
+    assert len(lines) == 1 and "monatlich" in lines[0]

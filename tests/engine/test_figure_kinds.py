@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from desktop.engine.figure_kinds import AMOUNT, PERIOD, asked_kinds, kinded_figures, new_figures, said_figures
+from desktop.engine.figure_kinds import (
+    AMOUNT,
+    PERIOD,
+    asked_kinds,
+    kinded_figures,
+    new_figures,
+    said_figures,
+    states_kind,
+)
 
 
 @pytest.mark.parametrize(("part", "kinds"), [
@@ -79,3 +87,15 @@ def test_one_unit_of_time_with_its_article_is_a_period() -> None:
     # an article before anything but a unit of time is no number
     assert kinded_figures("Die Messstelle hat eine Bescheinigung auszustellen.") == {}
     assert kinded_figures("im Laufe eines Kalenderjahres") == {}
+
+
+def test_a_frequency_states_a_period() -> None:
+    """laws-research-07: "Wie oft sind der Behörde die erzeugten Mengen mitzuteilen?" is answered by "monatlich", a
+    period without a number; a sentence that states it states the kind the part asks for, an amount does not."""
+    monthly = "Der Betreiber hat der Behörde monatlich die im Vormonat erzeugten Elektrizitätsmengen mitzuteilen."
+    assert states_kind(monthly, {PERIOD})
+    assert states_kind(monthly, set())
+    assert not states_kind(monthly, {AMOUNT})
+    assert states_kind("must be reported annually to the authority", {PERIOD})
+    assert not states_kind("Die Behörde ist zu unterrichten.", {PERIOD})
+    assert states_kind("mindestens fünf Arbeitstage vor Beginn", {PERIOD})

@@ -76,6 +76,9 @@ def test_the_limit_keeps_the_quote_short() -> None:
     ("Was versteht die Strahlenschutzverordnung unter einem Dosisrichtwert?", False),  # a definition
     ("Welche Behörde ist für die Endlagerung zuständig?", False),
     ("Who must notify the authority of an incident?", False),
+    # the words that ask for a kind of figure (figure_kinds): laws-research-16's English parts
+    ("Above what effective dose in the calendar year does special medical surveillance apply?", True),
+    ("Ab welcher Ortsdosisleistung gilt eine Freisetzung als bedeutsam?", True),
 ])
 def test_questions_that_ask_for_a_figure(question: str, expected: bool) -> None:
     assert asks_for_figure(question) is expected
@@ -87,6 +90,7 @@ def test_questions_that_ask_for_a_figure(question: str, expected: bool) -> None:
     ("mit Ablauf des 31. Dezember 2022 für die Kernkraftwerke", True),
     ("von 0,3 Millisievert im Kalenderjahr", True),
     ("kept for two years after the inspection", True),
+    ("hat der Behörde monatlich die erzeugten Elektrizitätsmengen mitzuteilen", True),  # a frequency
     ("nach § 17 Absatz 2 oder 3 erbracht", False),
     ("3. die Anlage nach Anlage 4 betrieben wird", False),
 ])
