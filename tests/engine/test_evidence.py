@@ -146,6 +146,18 @@ def test_evidence_is_numbered_anew_with_gaps_and_a_quote_never_spans_left_out_te
     assert quotes(text, found, [2, 3]) == ["Dritter Satz steht dort. Vierter Satz endet hier."]
 
 
+def test_a_run_longer_than_a_quote_goes_on_in_the_next_quote() -> None:
+    """laws-research-13 (a 1.5B model): three headings and the sentence stating the reference value were quoted;
+    the run of four was cut to the headings, and the finding quoted no figure."""
+    text = ("Kapitel 3\nSchutz vor Radioaktivität in Bauprodukten\n§ 133 Referenzwert\nDer Referenzwert für die "
+            "effektive Dosis aus Bauprodukten beträgt 1 Millisievert im Kalenderjahr.")
+    shown, found = numbered(text)
+    assert len(found) == 4
+    assert quotes(text, found, [1, 2, 3, 4]) == ["Kapitel 3\nSchutz vor Radioaktivität in Bauprodukten\n§ 133 Referenzwert",
+                                                 "Der Referenzwert für die effektive Dosis aus Bauprodukten beträgt 1 "
+                                                 "Millisievert im Kalenderjahr."]
+
+
 def test_another_task_is_shown_the_sentences_of_a_chunk_that_were_not_shown_yet(sample_kb: KnowledgeBase) -> None:
     """§ 77 StrlSchG holds the career limit (400 mSv) and what the authority may allow beyond it (10 mSv): when a
     task was shown the first sentence only, a later task asking what the authority may allow gets the chunk's
