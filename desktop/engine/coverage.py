@@ -29,6 +29,7 @@ from desktop.engine.closeness import Meaning, closeness
 from desktop.engine.figure_kinds import asked_kinds, kinded_figures, new_figures, said_figures, states_kind
 from desktop.engine.findings import MARKER, kept_findings
 from desktop.engine.focus import MIN_OVERLAP, answers, asks_for_figure, figures, score
+from desktop.engine.named_bodies import asks_for_body, names_body
 from desktop.engine.research_state import Finding
 from desktop.engine.sentences import in_context, units
 from desktop.engine.state import Plan, Todo, by_parts
@@ -82,8 +83,8 @@ def _quote(f: Finding, task: Todo, question: str, language: str) -> str:
     of its excerpt the engine showed, the model's pick first; a figure counts where the task asks for one). Seen: a passage cut at ``MAX_CHARS`` lost the
     figure its fourth sentence states ("… mindestens 120 Lerneinheiten …")."""
     aim, wants = _aim(task, question), asks_for_figure(task.task)
-    return max(_sentences(f), key=lambda text: (answers(task.task, text, language), score(aim, text, language, wants)),
-               default="")
+    return max(_sentences(f), key=lambda text: (answers(task.task, text, language), _kinded(task, text, language),
+                                                score(aim, text, language, wants)), default="")
 
 
 def faithful(f: Finding) -> bool:
@@ -109,9 +110,24 @@ def _candidates(task: Todo, kept: list[Finding], language: str, answer_language:
     return [f for f in kept if f.verified_quotes and (f.task_id == task.id or answered(f))]
 
 
-def _states_asked(task: Todo, text: str) -> bool:
-    """Whether ``text`` states a figure of a kind ``task`` asks for (any kind where it names none)."""
-    return states_kind(text, asked_kinds(task.task))
+def _asks_kind(task: Todo) -> bool:
+    """Whether ``task`` asks for a kind of answer a sentence can be seen to hold: a figure, or a named body."""
+    return asks_for_figure(task.task) or asks_for_body(task.task)
+
+
+def _of_kind(task: Todo, text: str) -> bool:
+    """Whether ``text`` holds the kind of answer ``task`` asks for: a figure of the kind it asks for (any kind
+    where it names none) where it asks for a figure, a body by its name where it asks which body (``named_bodies``);
+    true where it asks for neither."""
+    if asks_for_figure(task.task) and not states_kind(text, asked_kinds(task.task)):
+        return False
+    return names_body(text) or not asks_for_body(task.task)
+
+
+def _kinded(task: Todo, text: str, language: str) -> bool:
+    """Whether ``text``, a sentence about ``task`` (``MIN_OVERLAP`` of its words), holds the kind of answer it asks
+    for (``_of_kind``)."""
+    return _asks_kind(task) and support(task.task, text, language) >= MIN_OVERLAP and _of_kind(task, text)
 
 
 def _ranked(task: Todo, question: str, candidates: list[Finding], language: str,
@@ -139,9 +155,10 @@ def _ranked(task: Todo, question: str, candidates: list[Finding], language: str,
         # only shares its words (seen, laws-research-11: "Die Aufbewahrungsdauer der Aufzeichnungen über das
         # Vorkommnis?" showed "… für welchen Zeitraum er diesbezügliche Aufzeichnungen aufzubewahren hat", the
         # ordinance's power; "… 30 Jahre lang aufbewahrt …" stood in the part's other finding)
-        figured = wants and support(task.task, said, language) >= MIN_OVERLAP and _states_asked(task, said)
         # at a tie, the task's own finding: what was gathered for the part over what was gathered for another
-        return fits, f.tier == 1, figured, True, score(aim, said, language, wants), f.task_id == task.id
+        fits = fits and (names_body(said) or not asks_for_body(task.task))
+        return fits, _kinded(task, said, language), f.tier == 1, True, score(aim, said, language, wants), \
+            f.task_id == task.id
     return sorted(candidates, key=fit, reverse=True)
 
 
@@ -271,11 +288,10 @@ async def meaning(ctx: StepContext) -> Meaning:
 
 def _closest(task: Todo, kept: list[Finding], shown: set[str],
              close: dict[str, float]) -> tuple[Finding, tuple[str, bool]] | None:
-    """The kept sentence closest in meaning to ``task`` that no line shows yet, one stating a figure of a kind it
-    asks for where it asks for one; with its finding, as a quote."""
-    wants = asks_for_figure(task.task)
+    """The kept sentence closest in meaning to ``task`` that no line shows yet, one holding the kind of answer it
+    asks for (``_of_kind``: a figure of its kind, a named body); with its finding, as a quote."""
     pool = [(close[text], f, text) for f in kept for text in _sentences(f)
-            if text in close and text not in shown and (not wants or _states_asked(task, text))]
+            if text in close and text not in shown and _of_kind(task, text)]
     if not pool:
         return None
     _, f, text = max(pool, key=lambda p: p[0])

@@ -338,3 +338,17 @@ def test_a_part_asking_how_often_is_not_shown_a_period_of_something_else() -> No
     findings = [_finding("F1", 1, monthly), _finding("F2", 1, FIVE_DAYS)]
     lines = [line for line in _completed(question, [part], findings, "", []).splitlines() if line.startswith("- ")]
     assert len(lines) == 1 and "monatlich" in lines[0]
+
+
+def test_a_part_asking_which_body_shows_the_sentence_that_names_one() -> None:
+    """laws-research-11 (RESULTS §24): "Welche Behörde als zentrale Stelle …?" showed the sentence on what the
+    central office does, which shares most of the part's words; the part's tier-2 finding named it."""
+    question = "Was muss ein Strahlenschutzverantwortlicher nach einem bedeutsamen Vorkommnis veranlassen?"
+    part = "Welche Behörde als zentrale Stelle Vorkommnisse bei medizinischer Exposition erfasst und auswertet?"
+    duties = ("(1) Die zentrale Stelle 1. richtet ein elektronisches System zur Erfassung, Verarbeitung und Auswertung "
+              "von Informationen über bedeutsame Vorkommnisse bei medizinischer Exposition ein und betreibt dieses")
+    named = "(2) Zentrale Stelle ist das Bundesamt für Strahlenschutz."
+    second = _finding("F10", 1, named).model_copy(update={"tier": 2})
+    lines = [line for line in _completed(question, [part], [_finding("F3", 1, duties), second], "", []).splitlines()
+             if line.startswith("- ")]
+    assert len(lines) == 1 and "Bundesamt für Strahlenschutz" in lines[0]
