@@ -547,11 +547,11 @@ def test_a_task_the_answer_leaves_out_gets_its_best_verified_quote(harness, rese
         quote = re.search(r"„(.+)“", line).group(1).removesuffix(" …")
         citation = report.citations[n - 1]
         assert citation.quote_verified and quote[:60] in " ".join(citation.quote.split())
-    # a task is answered by a statement citing its findings or by its line, which may show another task's finding
-    # (the question is answered through its tasks: it is not one of them)
+    # a task is answered by a statement citing its findings or by its line, which may show another task's finding;
+    # in a plan the model made the question is a task of its own (``test_quality_measured``)
     lined = {t.id for t in state.plan.items if t.id != 0 and f"- {' '.join(t.task.split()).rstrip('?')}" in titled}
-    assert report.quality.tasks_answered == len(tasks_with_findings | lined)
-    assert report.quality.tasks_total == len(state.plan.items) - 1
+    assert report.quality.tasks_answered - len(tasks_with_findings | lined) in (0, 1)  # 1: the question's, if cited
+    assert report.quality.tasks_total == len(state.plan.items)
 
 
 def test_an_answer_left_empty_becomes_each_tasks_best_verified_quote(harness, research_llm) -> None:  # noqa: ANN001

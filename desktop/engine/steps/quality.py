@@ -19,6 +19,7 @@ from desktop.engine.findings import MARKER, kept_findings, source_block, tasks_t
 from desktop.engine.research_state import Finding
 from desktop.engine.schemas import QualityAnswer
 from desktop.engine.sentences import sentences
+from desktop.engine.state import by_parts
 from desktop.engine.step_context import StepContext
 from desktop.engine.citation_support import amounts, stated_amounts
 from desktop.report.labels import LABELS
@@ -87,7 +88,10 @@ def measured(ctx: StepContext, answer: QualityAnswer, rated: bool) -> Quality:
     figures, stated = figures_in_quotes(syn.answer, sources)
     first = syn.quality if syn.quality and syn.quality.assessed else None
     plan = [t.id for t in ctx.state.plan.items] if ctx.state.plan else []
-    tasks = [t for t in plan if t != 0 or len(plan) == 1]  # the question itself is answered through its tasks
+    # in a plan by the question's parts the question is answered through them; in a plan the model made it is a
+    # task of its own, researched and given its line like the others (``coverage._in_turn``; seen in the window
+    # walk: the answer cited the question's own finding, and the quality section said "Aufgaben mit Beleg 0 / 1")
+    tasks = [t for t in plan if t != 0 or len(plan) == 1 or not by_parts(ctx.state)]
     # a task is answered by a statement citing its findings or by the line that shows its evidence
     answered = cited_tasks(syn.answer, syn.sources, by_id) | set(syn.lined)
     total = answer.grounding + answer.completeness + answer.structure + answer.citations
