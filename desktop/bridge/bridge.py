@@ -31,8 +31,11 @@ from desktop.settings import LlmSettings, ServerSettings, Settings, save_setting
 
 log = logging.getLogger(__name__)
 EXPECTED = (KbError, LlmError, CommandError, RunNotFound, OSError, ValueError)
-# Events after which the run's saved state has changed in a way the window shows (tasks, phase, plan)
-_SHOWN_ON = (ev.TaskStarted, ev.TaskDone, ev.PhaseStarted, ev.QuestionsAsked, ev.TodosProposed)
+# Events after which the run's saved state has changed in a way the window shows (tasks, phase, plan, a
+# clarification round's searches and chunks: seen, a round's queries and chunks stood unshown for the minute its
+# analysis took on a 1.5B model)
+_SHOWN_ON = (ev.TaskStarted, ev.TaskDone, ev.PhaseStarted, ev.QueriesGenerated, ev.ChunksRetrieved, ev.CoverageUpdated,
+             ev.QuestionsAsked, ev.TodosProposed)
 
 
 def user_message(exc: BaseException) -> str:

@@ -5,11 +5,13 @@ paused offers Resume in place; no question starts while no LLM answers."""
 from __future__ import annotations
 
 import shutil
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from support import fake_ollama_replies as replies
 from support.fake_ollama import FakeOllama
 from support.fake_ollama_replies import chat_model
 from support.research_llm import QUESTION_DE, QUESTION_EN, ResearchLLM
@@ -118,3 +120,29 @@ def test_a_paused_run_says_so_offers_resume_and_its_banner_goes_when_it_goes_on(
     qtbot.waitUntil(lambda: window.state.status in ("waiting", "done"), timeout=WAIT_MS)
     assert not banner.isVisibleTo(window) and banner.owner is None
     assert "paused" not in chat.transcript.toPlainText().lower()
+
+
+def test_a_rounds_searches_show_while_its_analysis_runs(qtbot: Any, window: MainWindow, fake: FakeOllama) -> None:
+    """Seen in the window walk (a 1.5B model on two cores): "Runde 1/5 — Suchanfragen:" stood with no query and
+    no chunk for about a minute after the engine had searched; both appeared with the round's analysis."""
+    release = threading.Event()
+    llm = fake.responder
+    assert isinstance(llm, ResearchLLM)
+
+    def slow_analysis(_request: object) -> object:  # the model reads the round's excerpts for a while
+        release.wait(WAIT_MS / 1000)
+        return replies.as_json(llm.default("RetrievalAnalysis", "en", ""))
+    llm.overrides["RetrievalAnalysis"] = slow_analysis
+    qtbot.waitUntil(window.chat.send.isEnabled, timeout=WAIT_MS)
+    window.chat.input.setPlainText(QUESTION_EN)
+    qtbot.mouseClick(window.chat.send, Qt.MouseButton.LeftButton)
+    try:
+        qtbot.waitUntil(lambda: llm.calls["RetrievalAnalysis"] == 1, timeout=WAIT_MS)
+        # the analysis has not answered: what the round searched and found is shown all the same
+        qtbot.waitUntil(lambda: QUESTION_EN in window.chat.transcript.toPlainText().split("searched:")[-1],
+                        timeout=10_000)
+        assert window.state is not None and window.state.rounds and window.state.rounds[0].new_chunks
+        assert window.chat.chunks.topLevelItemCount() == 1
+    finally:
+        release.set()
+    qtbot.waitUntil(lambda: window.state.waiting_for == "answer", timeout=WAIT_MS)
