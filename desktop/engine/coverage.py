@@ -132,10 +132,12 @@ def _kinded(task: Todo, text: str, language: str) -> bool:
 
 def _ranked(task: Todo, question: str, candidates: list[Finding], language: str,
             answer_language: str | None = None) -> list[Finding]:
-    """The findings best first: those whose best sentence answers the task (``focus.answers``), then tier 1, then
-    by how well that sentence answers it (a figure counts where the task asks for one); across languages by how
-    well a reading does, one whose figure its quote states first; ``candidates`` hold verified quotes
-    (``_candidates``)."""
+    """The findings best first: those whose best sentence answers the task (``focus.answers``; a part asking which
+    authority only where it names one), then those whose sentence holds the kind of answer it asks for
+    (``_kinded``), then tier 1, then by how well that sentence answers it (a figure counts where the task asks
+    for one); across languages by how well a reading does, one whose figure its quote states first (a finding
+    without a reading is weighed by its quote, whose words are not the task's: it comes after a tier-1 reading);
+    ``candidates`` hold verified quotes (``_candidates``)."""
     aim, wants = _aim(task, question), asks_for_figure(task.task)
 
     def fit(f: Finding) -> tuple[bool, bool, bool, bool, float, bool]:
@@ -151,12 +153,12 @@ def _ranked(task: Todo, question: str, candidates: list[Finding], language: str,
         # languages the task's words say nothing of a quote's
         said = _quote(f, task, question, language)
         fits = answers(task.task, said, language) or (answer_language or language) != language
+        fits = fits and (names_body(said) or not asks_for_body(task.task))
         # a part that asks for a figure is answered by a sentence that states one of its kind, not by one that
         # only shares its words (seen, laws-research-11: "Die Aufbewahrungsdauer der Aufzeichnungen über das
         # Vorkommnis?" showed "… für welchen Zeitraum er diesbezügliche Aufzeichnungen aufzubewahren hat", the
-        # ordinance's power; "… 30 Jahre lang aufbewahrt …" stood in the part's other finding)
-        # at a tie, the task's own finding: what was gathered for the part over what was gathered for another
-        fits = fits and (names_body(said) or not asks_for_body(task.task))
+        # ordinance's power; "… 30 Jahre lang aufbewahrt …" stood in the part's other finding); at a tie, the
+        # task's own finding: what was gathered for the part over what was gathered for another
         return fits, _kinded(task, said, language), f.tier == 1, True, score(aim, said, language, wants), \
             f.task_id == task.id
     return sorted(candidates, key=fit, reverse=True)

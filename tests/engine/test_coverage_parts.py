@@ -27,6 +27,11 @@ def _completed(question: str, parts: list[str], findings: list[Finding], answer:
     return _completion(question, parts, findings, answer, sources, language, searches, kb, by_parts)[0]
 
 
+def _lines(question: str, part: str, findings: list[Finding]) -> list[str]:
+    """The lines of an answer left empty, for a plan of one part."""
+    return [line for line in _completed(question, [part], findings, "", []).splitlines() if line.startswith("- ")]
+
+
 def _completion(question: str, parts: list[str], findings: list[Finding], answer: str, sources: list[str],
                 language: str = "de", searches: dict[int, list[str]] | None = None,
                 kb: object = None, by_parts: bool = True) -> tuple[str, list[str], list[int]]:
@@ -309,7 +314,7 @@ def test_at_a_tie_a_part_shows_the_finding_gathered_for_it() -> None:
              "Bescheinigung vorliegt, nach der der weiteren Aufgabenwahrnehmung keine gesundheitlichen Bedenken "
              "entgegenstehen.")
     findings = [_finding("F12", 0, first), _finding("F5", 1, again)]  # F12 gathered for the question itself
-    lines = [line for line in _completed(HEALTH_Q, [part], findings, "", []).splitlines() if line.startswith("- ")]
+    lines = _lines(HEALTH_Q, part, findings)
     assert len(lines) == 1 and "nach der letzten Untersuchung erneut" in lines[0]
 
 
@@ -324,7 +329,7 @@ def test_a_part_asking_for_a_period_shows_the_sentence_that_states_one() -> None
     thirty = ("(4) Der Strahlenschutzverantwortliche hat dafür zu sorgen, dass die Aufzeichnungen nach Absatz 2 30 "
               "Jahre lang aufbewahrt und der zuständigen Behörde auf Verlangen vorgelegt werden.")
     findings = [_finding("F5", 1, power), _finding("F9", 1, thirty)]
-    lines = [line for line in _completed(question, [part], findings, "", []).splitlines() if line.startswith("- ")]
+    lines = _lines(question, part, findings)
     assert len(lines) == 1 and "30 Jahre lang" in lines[0]
 
 
@@ -336,7 +341,7 @@ def test_a_part_asking_how_often_is_not_shown_a_period_of_something_else() -> No
     monthly = ("Der Genehmigungsinhaber hat der zuständigen Behörde monatlich die im Vormonat erzeugten "
                "Elektrizitätsmengen mitzuteilen.")
     findings = [_finding("F1", 1, monthly), _finding("F2", 1, FIVE_DAYS)]
-    lines = [line for line in _completed(question, [part], findings, "", []).splitlines() if line.startswith("- ")]
+    lines = _lines(question, part, findings)
     assert len(lines) == 1 and "monatlich" in lines[0]
 
 
@@ -349,6 +354,5 @@ def test_a_part_asking_which_body_shows_the_sentence_that_names_one() -> None:
               "von Informationen über bedeutsame Vorkommnisse bei medizinischer Exposition ein und betreibt dieses")
     named = "(2) Zentrale Stelle ist das Bundesamt für Strahlenschutz."
     second = _finding("F10", 1, named).model_copy(update={"tier": 2})
-    lines = [line for line in _completed(question, [part], [_finding("F3", 1, duties), second], "", []).splitlines()
-             if line.startswith("- ")]
+    lines = _lines(question, part, [_finding("F3", 1, duties), second])
     assert len(lines) == 1 and "Bundesamt für Strahlenschutz" in lines[0]

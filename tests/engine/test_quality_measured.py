@@ -22,8 +22,8 @@ def _measured(by_parts: bool) -> tuple[int, int]:
     state = RunState(run_id="r", question=QUESTION, database="Sample", language="de", doc_language="de", plan=plan)
     quote = QuoteRecord(proposed=SENTENCE, verified=True, match="exact", display=SENTENCE, chunk_id="c1", doc_id="d1",
                         doc="StrlSchG.pdf", page=99)
-    state.later.research.findings = [Finding(id="F1", task_id=0, chunk_id="c1", doc_id="d1", doc="StrlSchG.pdf", page=99,
-                                             tier=1, relevance=1.0, quotes=[quote])]
+    state.later.research.findings = [Finding(id="F1", task_id=0, chunk_id="c1", doc_id="d1", doc="StrlSchG.pdf",
+                                             page=99, tier=1, relevance=1.0, quotes=[quote])]
     state.later.synthesis.answer = "Bis zum 75. Lebensjahr [1]."
     state.later.synthesis.sources = ["F1"]
     ctx = SimpleNamespace(state=state, settings=Settings().research)
