@@ -113,11 +113,10 @@ def verify_quote(quote: str, source: str) -> QuoteCheck:
             return NOT_VERIFIED
         hits.append(hit)
         pos = hit.end
-    wanted = " ".join(parts)
     return QuoteCheck(
         verified=True,
         match="fuzzy" if any(h.match == "fuzzy" for h in hits) else "exact",
-        display=ELLIPSIS.join(_display(source, h, wanted) for h in hits),
+        display=ELLIPSIS.join(_display(source, h) for h in hits),
         start=hits[0].start,
         end=hits[-1].end,
         score=round(min(h.score for h in hits), 1),
@@ -284,7 +283,6 @@ def _negated(wa: str, wb: str) -> bool:
     return any(long == p + short for p in _NEGATING_PREFIXES)
 
 
-def _display(source: str, hit: _Hit, quote: str) -> str:
-    """The source's own characters of the span; a line-end hyphen stays where the quote has it."""
-    wanted = quote.casefold()
-    return resolve_line_hyphens(source[hit.start : hit.end], lambda a, b: f"{a}-{b}".casefold() in wanted)
+def _display(source: str, hit: _Hit) -> str:
+    """The source's own characters of the span, as printed (a line-end hyphen stays)."""
+    return resolve_line_hyphens(source[hit.start : hit.end])
