@@ -46,6 +46,9 @@ TASK0_LEADS = 4  # …in a plan of at most this many tasks (with it)
 # answer tokens an excerpt, batches planned at about a minute took 34-89 s), and the run's last call decides
 # whether it ends within the budget (six of 16 runs ended 1-24 s past it, each in its last batch)
 RESERVE_SHARE = 0.25
+# what follows the run's last step: the report's files and the command's end (§25: the commands took 3.6-4.6 s
+# besides their steps' time, about 3 s of it their start-up, counted since as ``timings["start"]``)
+FINISH_S = 2.0
 
 
 def brief_answer_tokens(statements: int) -> int:
@@ -153,10 +156,10 @@ def remaining_budget(ctx: StepContext) -> float | None:
     steps' time (``later.timings``: the engine's own work too, its searches, quote checks and files, but not the
     time a user took to answer), or the time waited for answers or the server's own reading and writing time
     where either says more. Seen (§18): the runs' steps took 5-10 s besides the server's time, so a run that
-    spent the budget on the server ran past it."""
+    spent the budget on the server ran past it. ``FINISH_S`` is kept for what follows the last step."""
     budget, usage = ctx.settings.time_budget_s, ctx.state.usage
     spent = max(usage.seconds, usage.prompt_s + usage.answer_s, sum(ctx.state.later.timings.values()))
-    return max(0.0, budget - spent) if budget else None
+    return max(0.0, budget - spent - FINISH_S) if budget else None
 
 
 def plannable(left: float, model: CostModel) -> float:

@@ -87,9 +87,15 @@ async def excerpt_budget(ctx: StepContext, prompt: Prompt, schema: type[BaseMode
 
 
 def measured_speed(llm: object) -> tuple[float, float] | None:
-    """(prompt, answer) tokens/s the backend measured, or None before it has measured both."""
+    """(prompt, answer) tokens/s the backend measured, or None before it has measured both: in the calls
+    with a long prompt once there are any, as the reading and the answer are such calls (and slower per
+    token than the first short ones: ``llm.base.LONG_PROMPT_TOKENS``), else in all calls."""
     throughput = getattr(llm, "throughput", None)
     measured = throughput() if callable(throughput) else None
-    if measured is None or not measured.prompt_tokens_per_s or not measured.answer_tokens_per_s:
+    if measured is None:
+        return None
+    if measured.long_prompt_tokens_per_s and measured.long_answer_tokens_per_s:
+        return measured.long_prompt_tokens_per_s, measured.long_answer_tokens_per_s
+    if not measured.prompt_tokens_per_s or not measured.answer_tokens_per_s:
         return None
     return measured.prompt_tokens_per_s, measured.answer_tokens_per_s

@@ -99,14 +99,18 @@ class ResearchEngine:
 
     # --- starting and continuing -----------------------------------------------------------------
 
-    async def create(self, question: str, database: str, *, auto: bool = False) -> RunState:
+    async def create(self, question: str, database: str, *, auto: bool = False, setup_s: float = 0.0) -> RunState:
         """A new run, saved and not yet started (``resume`` drives it): its id is known at once. ``auto``
-        (headless) skips the questions nobody would answer."""
+        (headless) skips the questions nobody would answer. ``setup_s``: what the caller took before the run
+        (a command's start-up: loading the program, opening the knowledge base), counted in the run's time
+        like a phase (``timings["start"]``), so the time budget is the whole command's."""
         if not question.strip():
             raise CommandError("the research question is empty")
         await self.kbs.get(database)  # a missing database fails here, before a run exists
         state = RunState(run_id=uuid.uuid4().hex[:12], question=question.strip(), database=database,
                          settings=self.settings, model=self.llm.model, auto=auto)
+        if setup_s > 0:
+            state.later.timings["start"] = setup_s
         await self._save(state, [])
         return state
 

@@ -60,6 +60,13 @@ class Reply:
     raw: str
 
 
+# A prompt this long or longer is one like the reading's and the answer's (1.5-2.8 k tokens with a 1.5B model).
+# The server reads and writes more slowly there than in the first short calls, the more so the longer the
+# context (§25's runs, Qwen 1.5B on 2 cores: 40-42 prompt and 9.7-10.4 answer tokens/s under 1,000 tokens,
+# 35-37 and 7.9-8.6 from 1,500): the first calls' speed planned the reading 8-10 % too fast.
+LONG_PROMPT_TOKENS = 1500
+
+
 @dataclass
 class Rate:
     """Tokens a server processed in the seconds it measured, summed over calls."""
@@ -107,6 +114,7 @@ class BackendCore(ABC):
         self._sample_chars = 0  # calibration: prompt characters and the server's token counts for them
         self._sample_tokens = 0
         self._prompt_rate, self._answer_rate, self._timed_calls = Rate(), Rate(), 0
+        self._long_prompt_rate, self._long_answer_rate = Rate(), Rate()  # calls of LONG_PROMPT_TOKENS or more
         self._server_seen = False  # it has answered once: a refused connection later means a restart
 
     # --- to implement ------------------------------------------------------------------------------
@@ -216,11 +224,14 @@ class BackendCore(ABC):
 
     def throughput(self) -> Throughput | None:
         """The server's measured prompt and answer speeds over the calls so far (prompt tokens taken
-        from its cache do not count as read); None before any call reported its timings."""
+        from its cache do not count as read), and over those with a long prompt; None before any call
+        reported its timings."""
         if not self._timed_calls:
             return None
         return Throughput(prompt_tokens_per_s=self._prompt_rate.per_second(),
-                          answer_tokens_per_s=self._answer_rate.per_second(), calls=self._timed_calls)
+                          answer_tokens_per_s=self._answer_rate.per_second(), calls=self._timed_calls,
+                          long_prompt_tokens_per_s=self._long_prompt_rate.per_second(),
+                          long_answer_tokens_per_s=self._long_answer_rate.per_second())
 
     # --- budget --------------------------------------------------------------------------------------
 
@@ -268,6 +279,9 @@ class BackendCore(ABC):
             self._timed_calls += 1
             self._prompt_rate.add(usage.prompt_tokens - usage.cached_tokens, usage.prompt_s)
             self._answer_rate.add(usage.completion_tokens, usage.answer_s)
+            if usage.prompt_tokens >= LONG_PROMPT_TOKENS:
+                self._long_prompt_rate.add(usage.prompt_tokens - usage.cached_tokens, usage.prompt_s)
+                self._long_answer_rate.add(usage.completion_tokens, usage.answer_s)
 
     def _failed(self, exc: BaseException, call: Call) -> LlmError:
         """``exc`` typed; a server's refusal of a prompt too long carries its exact count of the prompt,

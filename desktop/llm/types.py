@@ -58,6 +58,10 @@ class Throughput(_Model):
     prompt_tokens_per_s: float | None = Field(None, description="prompt tokens read per second (cache hits excluded)")
     answer_tokens_per_s: float | None = Field(None, description="answer tokens written per second")
     calls: int = Field(0, description="calls the figures rest on")
+    long_prompt_tokens_per_s: float | None = Field(
+        None, description="prompt tokens read per second in calls with a long prompt (base.LONG_PROMPT_TOKENS)")
+    long_answer_tokens_per_s: float | None = Field(
+        None, description="answer tokens written per second in calls with a long prompt")
 
 
 class Completion(_Model):

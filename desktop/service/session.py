@@ -104,9 +104,10 @@ class Session:
         """Everything the run recorded, in order: its audit trail."""
         return await self.threads.run(self.store.events, run_id)
 
-    async def start(self, question: str, database: str, *, auto: bool = False) -> str:
-        """A new run, saved and not yet started: its id at once (``resume`` drives it)."""
-        return (await self.engine().create(question, database, auto=auto)).run_id
+    async def start(self, question: str, database: str, *, auto: bool = False, setup_s: float = 0.0) -> str:
+        """A new run, saved and not yet started: its id at once (``resume`` drives it). ``setup_s``: the
+        caller's start-up, counted in the run's time (``Engine.create``)."""
+        return (await self.engine().create(question, database, auto=auto, setup_s=setup_s)).run_id
 
     async def resume(self, run_id: str) -> RunState:
         """Drive a run (a new one, or one stopped, failed or cancelled) to its next checkpoint."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,9 @@ def research(capsys, sample_paths, fake_llm, *args: str) -> tuple[int, str, str]
     return code, out, err
 
 
-def test_auto_run_writes_state_plan_and_audit(capsys, sample_paths, fake_llm, tmp_path: Path) -> None:  # noqa: ANN001
+def test_auto_run_writes_state_plan_and_audit(capsys, sample_paths, fake_llm, tmp_path: Path,  # noqa: ANN001
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("desktop.STARTED", time.monotonic() - 5)  # as if the command had started 5 s ago
     out_dir = tmp_path / "out"
     code, out, err = research(capsys, sample_paths, fake_llm, QUESTION_DE, "--db", "Sample", "--auto", "--json",
                               "--out", str(out_dir))
@@ -48,6 +51,9 @@ def test_auto_run_writes_state_plan_and_audit(capsys, sample_paths, fake_llm, tm
     answer = json.loads(outline["attempts"][-1]["raw"])
     assert "No explanations" in outline["messages"][0]["content"] and set(answer["items"][0]) == {"task", "subtasks"}
     assert json.loads((out_dir / "summary.json").read_text())["run_id"] == summary["run_id"]
+    # the command's start-up is the run's time too: the time budget counts it (§25: about 3 s a command)
+    timings = json.loads((out_dir / "state.json").read_text())["later"]["timings"]
+    assert list(timings)[0] == "start" and 5 <= timings["start"] < 60
 
 
 def test_a_report_format_that_fails_is_a_message_naming_what_was_written(  # noqa: ANN001

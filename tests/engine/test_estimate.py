@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import pytest
 
 from desktop.engine import prompts_synthesis as PS
-from desktop.engine.estimate import CostModel, allowances, brief_answer_tokens, fit_excerpts, remaining_budget
+from desktop.engine.estimate import FINISH_S, CostModel, allowances, brief_answer_tokens, fit_excerpts, remaining_budget
 from desktop.engine.state import Plan, Todo
 from desktop.settings import ResearchSettings
 
@@ -108,7 +108,7 @@ def test_the_reading_left_is_fitted_to_an_answer_for_every_task(monkeypatch: pyt
                                 usage=SimpleNamespace(seconds=spent, prompt_s=0.0, answer_s=0.0))
         ctx = SimpleNamespace(settings=ResearchSettings(time_budget_s=300), state=state)
         room = asyncio.run(estimate.readable(ctx))
-        left = 300 - spent - MEASURED.reserve_s()
+        left = 300 - spent - estimate.FINISH_S - MEASURED.reserve_s()
         assert room == fit_excerpts(reading, 6, left, 32, 0)
         differs |= room != fit_excerpts(reading, 4, left, 32, 0)
     assert differs  # with the four parts still reading the plan would read more than fits
@@ -133,11 +133,19 @@ def test_the_budget_counts_the_time_the_runs_steps_took_not_only_the_servers() -
     """§18: the runs' steps took 5-10 s besides the server's time (searches, quote checks, files); a run that
     spent its budget on the server ran past it. A user's time answering is no step and does not count."""
     ctx = _ctx(tasks=3, spent_s=100, budget_s=300)
-    assert remaining_budget(ctx) == 200
+    assert remaining_budget(ctx) == 200 - FINISH_S
     ctx.state.later.timings = {"clarify": 20.0, "plan": 1.0, "research": 110.0}
-    assert remaining_budget(ctx) == 300 - 131
+    assert remaining_budget(ctx) == 300 - 131 - FINISH_S
     ctx.state.usage.prompt_s, ctx.state.usage.answer_s = 120.0, 30.0  # the server's own count says more
-    assert remaining_budget(ctx) == 150
+    assert remaining_budget(ctx) == 150 - FINISH_S
+
+
+def test_the_budget_counts_a_commands_start_up() -> None:
+    """§25: two single-fact runs ended 3 and 7 s past five minutes; each command took about 3 s to start (its
+    imports, the knowledge base) before its run's first step, which the budget did not count."""
+    ctx = _ctx(tasks=3, spent_s=0, budget_s=300)
+    ctx.state.later.timings = {"start": 3.5, "clarify": 20.0}
+    assert remaining_budget(ctx) == 300 - 23.5 - FINISH_S
 
 
 def test_the_brief_answer_is_planned_at_the_token_limit_it_is_given() -> None:

@@ -14,7 +14,8 @@ import pytest
 from support import fake_ollama as fake_server
 from support.fake_ollama import FakeOllama, down_url, fake_ollama_fixture, replies
 
-from desktop.llm.base import BackendCore
+from desktop.engine.excerpts import measured_speed
+from desktop.llm.base import LONG_PROMPT_TOKENS, BackendCore
 from desktop.llm.factory import make_backend
 from desktop.llm.records import CallRecord
 from desktop.llm.types import Message, PromptTooLong, Usage
@@ -96,6 +97,31 @@ def test_llama_cpp_timings_and_cache_hits_become_usage_and_throughput(fake: Fake
     # cached tokens cost no time: counting them would make the prompt look faster than it is
     assert speeds is not None and speeds.calls == 3 and speeds.prompt_tokens_per_s == pytest.approx(PROMPT_PER_S)
     assert speeds.answer_tokens_per_s == pytest.approx(ANSWER_PER_S)
+
+
+def test_calls_with_a_long_prompt_are_timed_apart_and_plan_the_reading(fake: FakeOllama,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reading's and the answer's long prompts run slower per token than the first short calls (a
+    real server's attention grows with the context): once one was timed, its speed plans what follows."""
+    long_ask = [Message(role="user", content=" ".join(f"w{i}" for i in range(LONG_PROMPT_TOKENS)))]
+
+    async def main() -> tuple[Any, Any, Any, Any]:
+        b = backend(fake, "openai")
+        await b.complete(ASK)
+        short = b.throughput(), measured_speed(b)
+        monkeypatch.setattr(replies, "PROMPT_MS_PER_TOKEN", 2 * replies.PROMPT_MS_PER_TOKEN)
+        monkeypatch.setattr(replies, "ANSWER_MS_PER_TOKEN", 2 * replies.ANSWER_MS_PER_TOKEN)
+        await b.complete(long_ask)
+        speeds = b.throughput(), measured_speed(b)
+        await b.aclose()
+        return *short, *speeds
+
+    short, planned_short, speeds, planned = run(main)
+    assert short.long_prompt_tokens_per_s is None and planned_short == pytest.approx((PROMPT_PER_S, ANSWER_PER_S))
+    assert speeds.long_prompt_tokens_per_s == pytest.approx(PROMPT_PER_S / 2)
+    assert speeds.long_answer_tokens_per_s == pytest.approx(ANSWER_PER_S / 2)
+    assert speeds.prompt_tokens_per_s > PROMPT_PER_S / 2  # all calls together: the short one counts too
+    assert planned == pytest.approx((PROMPT_PER_S / 2, ANSWER_PER_S / 2))
 
 
 def test_the_first_estimate_is_a_cautious_three_characters_a_token(fake: FakeOllama) -> None:
