@@ -92,5 +92,6 @@ QUALITY = Prompt(
 REVISION_REQUEST = ("A reviewer found these problems in your previous answer:\n{notes}\n\nYour previous answer:\n"
                     "{answer}\n\nWrite the revised answer, fixing these problems and keeping what was right.\n\n")
 NO_CITED_STATEMENT = "No statement names a source number between 1 and {n}. Give every statement its sources."
+NOTHING_STOOD = "no statement of the answer could stand"  # the engine's own words, for its warning and the report
 NOT_SUPPORTED = ("No statement is said by the sources it names. Build each statement from its sources, with their "
                  "words and numbers, and name only those sources.")

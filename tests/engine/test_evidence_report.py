@@ -50,8 +50,9 @@ def test_no_usable_synthesis_answers_each_task_with_its_evidence(harness, resear
     assert {int(n) for n in re.findall(r"\[(\d+)\]", report.answer)} == {c.n for c in report.citations}
     _verified_on_their_pages(report)
     assert not report.quality.assessed and report.quality.unrated == "no_answer"
-    assert "keine verwendbare Antwort" in report.quality.notes
-    assert "No statement names a source number" in report.quality.notes  # what the model kept doing
+    # what the model kept doing, in the report's language (the English error stays in the audit trail)
+    assert report.quality.notes == ("Das Sprachmodell konnte keine verwendbare Antwort schreiben. (keine Aussage "
+                                    "nannte eine Quelle aus der Liste; 3 Versuche)")
     calls = [c for c in harness.of(ev.LlmCall) if c.purpose == "synthesis.write"]
     assert len(calls) == 1 and calls[0].failed and len(calls[0].attempts) == 3  # all three tries audited
     assert "synthesis.quality" not in {c.purpose for c in harness.of(ev.LlmCall)}  # no model wrote it: none rates it
@@ -73,7 +74,8 @@ def test_no_usable_synthesis_and_no_line_for_any_task_gives_an_evidence_report(h
     assert state.status == "done" and report is not None and report.kind == "evidence"
     assert report.answer.startswith("**Belegbericht.** Dies ist ein Belegbericht: Das Sprachmodell konnte keine")
     assert not report.quality.assessed and "keine verwendbare Antwort" in report.quality.notes
-    assert "No statement names a source number" in report.quality.notes
+    assert "keine Aussage nannte eine Quelle aus der Liste; 3 Versuche" in report.quality.notes
+    assert "statement" not in report.quality.notes
     kept = [f for f in state.later.research.findings if f.drift is None or f.drift.kept]
     assert len(report.citations) == len(kept) > 0  # every kept finding, each cited once
     assert set(re.findall(r"^### Aufgabe (\d+):", report.answer, re.M)) == {str(t.task_id) for t in state.later.research.tasks

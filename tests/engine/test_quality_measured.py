@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import pytest
+
 from desktop.engine.research_state import Finding, QuoteRecord
 from desktop.engine.schemas import QualityAnswer
 from desktop.engine.state import Plan, RunState, Todo
-from desktop.engine.steps.quality import measured
+from desktop.engine.steps.quality import failure_detail, measured
 from desktop.settings import Settings
 
 QUESTION = "Wie lange sind Aufzeichnungen über die ermittelte Dosis aufzubewahren?"
@@ -40,3 +42,20 @@ def test_in_a_plan_the_model_made_the_question_is_a_task_of_its_own() -> None:
 
 def test_in_a_plan_by_the_questions_parts_the_question_is_answered_through_them() -> None:
     assert _measured(by_parts=True) == (0, 1)
+
+
+@pytest.mark.parametrize(
+    ("detail", "language", "said"),
+    [
+        ("the model m gave no valid answer for synthesis.write in 3 attempts; the last problem: No statement is said "
+         "by the sources it names. Build each statement from its sources, with their words and numbers, and name "
+         "only those sources. Try again, choose a larger model, or simplify the request", "de",
+         "keine Aussage stand in den Quellen, die sie nannte; 3 Versuche"),
+        ("the model m gave no valid answer for synthesis.write in 2 attempts; the last problem: No statement names a "
+         "source number between 1 and 4. Give every statement its sources", "en",
+         "no statement named a source from the list; 2 attempts"),
+        ("the server closed the connection", "de", "die Fehlermeldung steht im Prüfprotokoll (audit.jsonl)"),
+    ],
+)
+def test_why_the_model_failed_is_said_in_the_reports_language(detail: str, language: str, said: str) -> None:
+    assert failure_detail(detail, language) == said

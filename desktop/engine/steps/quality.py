@@ -10,18 +10,20 @@ revision."""
 
 from __future__ import annotations
 
+import re
+
 from desktop.engine import events as ev
 from desktop.engine import prompts_synthesis as PS
-from desktop.engine.excerpts import measured_speed, prompt_cost
+from desktop.engine.citation_support import amounts, stated_amounts
 from desktop.engine.coverage import cited_tasks
 from desktop.engine.estimate import QUALITY, remaining_budget
+from desktop.engine.excerpts import measured_speed, prompt_cost
 from desktop.engine.findings import MARKER, kept_findings, source_block, tasks_text
 from desktop.engine.research_state import Finding
 from desktop.engine.schemas import QualityAnswer
 from desktop.engine.sentences import sentences
 from desktop.engine.state import by_parts
 from desktop.engine.step_context import StepContext
-from desktop.engine.citation_support import amounts, stated_amounts
 from desktop.report.labels import LABELS
 from desktop.report.model import Quality
 
@@ -115,7 +117,27 @@ def _failure(ctx: StepContext) -> str:
     detail = ctx.state.later.synthesis.fallback_detail
     if not detail:
         return ""
-    return f"{LABELS['de' if ctx.state.language == 'de' else 'en']['evidence_model_failed']} ({detail})"
+    return f"{LABELS['de' if ctx.state.language == 'de' else 'en']['evidence_model_failed']} " \
+           f"({failure_detail(detail, ctx.state.language)})"
+
+
+# The engine's own checks of a written answer, by the words their message to the model starts with (English,
+# as every prompt), and the label that says it in the report's language.
+_PROBLEMS = {PS.NO_CITED_STATEMENT.split(" between")[0]: "problem_no_source",
+             PS.NOT_SUPPORTED.split(".")[0]: "problem_not_supported",
+             PS.NOTHING_STOOD: "problem_none_stood"}
+_ATTEMPTS = re.compile(r"\bin (\d+) attempts\b")
+
+
+def failure_detail(detail: str, language: str) -> str:
+    """What went wrong with the model's answer, for the report, in its language: the problem the engine's check
+    found and the number of tries, or where the error is another, a pointer to the audit trail that holds it
+    (seen, laws-dev-10: a German report's quality notes quoted the English error, "the model … gave no valid
+    answer … No statement is said by the sources it names …"; the run's warning keeps it for the terminal)."""
+    lab = LABELS["de" if language == "de" else "en"]
+    problem = next((lab[key] for start, key in _PROBLEMS.items() if start in detail), lab["problem_other"])
+    attempts = _ATTEMPTS.search(detail)
+    return problem + (f"; {lab['problem_attempts'].format(n=attempts.group(1))}" if attempts else "")
 
 
 def _cited_text(sources: list[Finding], answer: str) -> str:

@@ -12,7 +12,7 @@ from desktop.engine.narrate import ENGLISH
 from desktop.engine.research_state import Finding, QuoteRecord
 from desktop.engine.state import RunState, now
 from desktop.engine.step_context import StepContext
-from desktop.engine.steps.quality import verified_share
+from desktop.engine.steps.quality import failure_detail, verified_share
 from desktop.report.labels import LABELS, QUOTE_MARKS, percent
 from desktop.report.model import (
     Citation,
@@ -126,7 +126,7 @@ def _evidence(ctx: StepContext) -> tuple[str, list[str], Quality]:
                 lines.append(f"- {lab[f'tier_{tier}']}: {' '.join(f.heading.split())} [{len(sources)}]")
                 shown = [" ".join((q.display or "").split()) for q in f.verified_quotes]
                 lines += [f"  - {left}{q}{right}" for q in shown if q] or [f"  - ({lab['no_quote']})"]
-    notes = reason + (f" ({syn.fallback_detail})" if syn.fallback_detail else "")
+    notes = reason + (f" ({failure_detail(syn.fallback_detail, state.language)})" if syn.fallback_detail else "")
     quality = Quality(grounding=0, completeness=0, structure=0, citations=0, total=0, notes=notes, assessed=False,
                       cited_sentence_share=1.0 if sources else 0.0,
                       verified_quote_share=round(verified_share(ctx), 3))

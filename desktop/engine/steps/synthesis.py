@@ -235,7 +235,7 @@ async def write(ctx: StepContext) -> str:
     except (BadOutput, PromptTooLong) as exc:
         return await _without_model(ctx, str(exc))
     if not await _adopt(ctx, draft, sources, attempt=1):  # none of the model's statements could stand
-        return await _without_model(ctx, "no statement of the answer could stand")
+        return await _without_model(ctx, PS.NOTHING_STOOD)
     return "synthesis.quality"
 
 
@@ -254,6 +254,6 @@ async def revise(ctx: StepContext) -> str:
     first = syn.model_copy(deep=True)
     if not await _adopt(ctx, draft, sources, attempt=2):  # none of the revision's statements stood
         ctx.state.later.synthesis = first
-        ctx.warn("warn_revision_failed", error="no statement of the answer could stand")
+        ctx.warn("warn_revision_failed", error=PS.NOTHING_STOOD)
         return "report.build"
     return "synthesis.quality"
