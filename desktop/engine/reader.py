@@ -11,17 +11,23 @@ search, optionally filtered. All of it is blocking work: the step calls ``Reader
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 
 from desktop.engine.research_state import WorkItem
 from desktop.engine.schemas import ContextRequest
-from desktop.engine.sentences import Unit, numbered
+from desktop.engine.sentences import Unit, numbered, units
 from desktop.kb.database import KnowledgeBase
 from desktop.kb.errors import KbError
-from desktop.kb.models import DocumentInfo, SearchFilter
+from desktop.kb.models import Chunk, DocumentInfo, SearchFilter
+from desktop.kb.textnorm import resolve_line_hyphens
 
 _MAX_REGISTRY = 40
 _PAGES_PER_REQUEST = 2
+# A chunk that opens in the middle of a sentence: a lower-case word, not a list's item ("b) soweit …").
+_MID_SENTENCE = re.compile(r"\s*(?![a-zäöüß]{1,2}\)\s)[a-zäöüß]")
+_ENDS_SENTENCE = re.compile(r"[.!?:;]\W*\s*$")
+LEAD_CHARS = 160  # of the sentence's start on the page before, at most
 
 
 @dataclass(frozen=True)
@@ -40,6 +46,7 @@ class Source:
     note: str | None = None
     title: str | None = None  # the section's title
     partial: bool = False  # some of the chunk's sentences are left out
+    lead: str | None = None  # the start of the sentence the excerpt opens in, from the page before (``opening``)
 
     def header(self, with_task: bool = False) -> str:
         section = " ".join(x for x in (self.section, self.title) if x)
@@ -50,7 +57,26 @@ class Source:
     def block(self, with_task: bool = False) -> str:
         """The excerpt as the model reads it; ``with_task``: the batch reads for several tasks, each excerpt
         says which it was gathered for."""
-        return f"Excerpt {self.label} ({self.header(with_task)}):\n{self.shown}"
+        lead = f'(sentence [1] begins on p. {self.page - 1}: "{self.lead}")\n' if self.lead else ""
+        return f"Excerpt {self.label} ({self.header(with_task)}):\n{lead}{self.shown}"
+
+
+def opening(chunk: Chunk, before: Chunk | None) -> str | None:
+    """The start of the sentence ``chunk`` opens in the middle of, from the chunk before it on the page before
+    (its last sentence, the last ``LEAD_CHARS`` of it), or None. A chunk is a page's text, and a page break
+    cuts sentences: 100 of the sample laws' 1,832 chunks open in a sentence begun on the page before (seen,
+    laws-research-14: AtEV p. 3 opens "mindestens ein Jahr lang bereitzuhalten", what is to be kept on p. 2)."""
+    if before is None or before.doc_id != chunk.doc_id or before.page != chunk.page - 1:
+        return None
+    if not _MID_SENTENCE.match(chunk.text) or _ENDS_SENTENCE.search(before.text):
+        return None
+    last = units(before.text)
+    if not last:
+        return None
+    text = resolve_line_hyphens(before.text[last[-1].start:last[-1].end])
+    if len(text) > LEAD_CHARS:
+        text = "… " + text[-LEAD_CHARS:].split(" ", 1)[-1]
+    return text
 
 
 def registry_line(docs: list[DocumentInfo]) -> str:
@@ -81,8 +107,16 @@ class Reader:
         for item in items:
             chunk = chunks.get(item.chunk_id)
             if chunk is not None and chunk.doc_id in self.docs:
-                self.add(self.docs[chunk.doc_id], chunk.page, chunk.section, chunk.chunk_id, chunk.text, item,
-                         notes.get(item.chunk_id), chunk.section_title, item.units)
+                source = self.add(self.docs[chunk.doc_id], chunk.page, chunk.section, chunk.chunk_id, chunk.text, item,
+                                  notes.get(item.chunk_id), chunk.section_title, item.units)
+                if source is not None and source.units and source.units[0].start == units(chunk.text)[0].start:
+                    self.sources[source.label] = replace(source, lead=opening(chunk, self._before(chunk)))
+
+    def _before(self, chunk: Chunk) -> Chunk | None:
+        if not _MID_SENTENCE.match(chunk.text):
+            return None  # no need to ask the knowledge base
+        before = [c for c in self.kb.neighbours(chunk.chunk_id, 1, 0) if c.chunk_id != chunk.chunk_id]
+        return before[-1] if before else None
 
     def add(self, doc: DocumentInfo, page: int, section: str | None, chunk_id: str | None, text: str,
             item: WorkItem | None = None, note: str | None = None, title: str | None = None,

@@ -4,10 +4,11 @@ with different sentences shows each task its own."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from types import SimpleNamespace
 
 from desktop.engine.reader import Reader
 from desktop.engine.research_state import WorkItem
-from desktop.kb.models import DocumentInfo
+from desktop.kb.models import Chunk, DocumentInfo
 
 DOC = DocumentInfo(doc_id="d" * 64, file_name="AtEV.pdf", path="/laws/AtEV.pdf", title="AtEV", language="de",
                    pages=20, chunks=40, size_bytes=1, ingested_at=datetime.now(UTC))
@@ -45,3 +46,42 @@ def test_sentences_shown_already_are_not_shown_again() -> None:
     assert _add(reader, 2, None) is not None  # the whole chunk (on request) shows what the parts did not
     assert _add(reader, 3, [2]) is None  # after the whole chunk nothing of it is new
     assert _add(reader, 3, None) is None
+
+
+def _chunk(chunk_id: str, page: int, ordinal: int, text: str) -> Chunk:
+    return Chunk(chunk_id=chunk_id, doc_id=DOC.doc_id, page=page, ordinal=ordinal, char_start=0, char_end=len(text),
+                 section="§ 4", language="de", text=text)
+
+
+class _Kb:
+    """The knowledge base a reader asks: chunks by id and the chunks before one."""
+
+    def __init__(self, chunks: list[Chunk]) -> None:
+        self.chunks = {c.chunk_id: c for c in chunks}
+        self.catalog = SimpleNamespace(chunks_by_id=lambda ids: {i: self.chunks[i] for i in ids if i in self.chunks})
+
+    def neighbours(self, chunk_id: str, before: int = 1, after: int = 1) -> list[Chunk]:
+        at = self.chunks[chunk_id].ordinal
+        return [c for c in self.chunks.values() if at - before <= c.ordinal <= at + after]
+
+
+# AtEV pp. 2-3 (laws-research-14): p. 3 opens in the middle of the sentence p. 2 begins
+PAGE_2 = ("(2) Die Angaben sind auf Verlangen der zuständigen Behörde vorzulegen. Die Unterlagen über die erfassten "
+          "Angaben sind nach der Abgabe der radioaktiven Abfälle")
+PAGE_3 = "mindestens ein Jahr lang bereitzuhalten. (3) Behälter sind zu kennzeichnen."
+
+
+def _read(units: list[int] | None, page_2: str = PAGE_2) -> str:
+    kb = _Kb([_chunk("c2", 2, 4, page_2), _chunk("c3", 3, 5, PAGE_3)])
+    reader = Reader(kb=kb, docs={DOC.doc_id: DOC})  # type: ignore[arg-type]
+    reader.open([WorkItem(chunk_id="c3", units=units or [], task_id=1)], {})
+    return next(iter(reader.sources.values())).block()
+
+
+def test_an_excerpt_opening_mid_sentence_shows_the_sentences_start_from_the_page_before() -> None:
+    shown = _read([1])
+    assert ('(sentence [1] begins on p. 2: "Die Unterlagen über die erfassten Angaben sind nach der Abgabe der '
+            'radioaktiven Abfälle")\n[1] mindestens ein Jahr lang bereitzuhalten.') in shown
+    assert "(sentence [1]" not in _read([2])  # the excerpt does not show the cut sentence
+    assert "(sentence [1]" not in _read([1], page_2=PAGE_2 + ".")  # the page before ends its sentence
+    assert "begins on p. 2" in _read(None)
