@@ -31,7 +31,7 @@ from desktop.engine.findings import MARKER, kept_findings
 from desktop.engine.focus import MIN_OVERLAP, answers, asks_for_figure, figures, score
 from desktop.engine.named_bodies import asks_for_body, names_body
 from desktop.engine.research_state import Finding
-from desktop.engine.sentences import in_context, units
+from desktop.engine.sentences import in_context, past_shared_start, units
 from desktop.engine.state import Plan, Todo, by_parts
 from desktop.engine.step_context import StepContext
 from desktop.report.labels import LABELS, QUOTE_MARKS
@@ -367,11 +367,14 @@ def completed(ctx: StepContext, answer: str, sources: list[str], close: Meaning 
             own.append((best, said, quoted))
         own += _further(task, best, ranked, "\n".join([answer, *lines, said if own else ""]),
                         [said] if own else [], state.doc_language, state.language)
+        done: list[str] = []  # the task's lines: a second part of one sentence goes on from the first
         for f, text, quoted in own:
             if text not in shown:
                 shown.add(text)
-                lines.append(_line(task, text, quoted, _number(sources, f), state.language))
+                lines.append(_line(task, past_shared_start(text, done) if quoted else text, quoted,
+                                   _number(sources, f), state.language))
                 lined.append(task.id)
+                done.append(text)
     if not lines:
         return answer, sources, []
     labels = LABELS["de" if state.language == "de" else "en"]

@@ -64,7 +64,7 @@ class Source:
 def opening(chunk: Chunk, before: Chunk | None) -> str | None:
     """The start of the sentence ``chunk`` opens in the middle of, from the chunk before it on the page before
     (its last sentence, the last ``LEAD_CHARS`` of it), or None. A chunk is a page's text, and a page break
-    cuts sentences: 100 of the sample laws' 1,832 chunks open in a sentence begun on the page before (seen,
+    cuts sentences: 93 of the sample laws' 1,832 chunks open in a sentence begun on the page before (seen,
     laws-research-14: AtEV p. 3 opens "mindestens ein Jahr lang bereitzuhalten", what is to be kept on p. 2)."""
     if before is None or before.doc_id != chunk.doc_id or before.page != chunk.page - 1:
         return None

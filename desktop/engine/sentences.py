@@ -13,6 +13,7 @@ middle.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 
@@ -127,6 +128,23 @@ def in_context(text: str, part: str) -> str:
         return part
     start = max([0, *(c for c in _cuts(text) if c <= at)])
     return text[start:at].lstrip() + part
+
+
+SHARED_START = 40  # characters two lines must share to be two parts of one sentence
+
+
+def past_shared_start(text: str, before: list[str]) -> str:
+    """``text`` from where it leaves a line of ``before`` that starts as it does, after "… ": two parts of one
+    long sentence, each shown with the sentence's start (``in_context``), read as the same line twice (seen,
+    laws-dev-10: two lines began "2. Kontrollbereich, wenn Personen im Kalenderjahr eine effektive Dosis von
+    mehr als 6 Millisievert", the second went on with the eye lens' 15 Millisievert). ``text`` itself where no
+    line shares its start, or where little of it is left past the shared start."""
+    for other in before:
+        common = os.path.commonprefix([other, text])
+        shared = common if len(common) == len(text) or text[len(common)] == " " else common.rsplit(" ", 1)[0]
+        if len(shared) >= SHARED_START and len(text) - len(shared) >= SHARED_START // 2:
+            return "… " + text[len(shared):].lstrip()
+    return text
 
 
 GAP = "(…)"  # between two shown sentences that do not follow each other in the text

@@ -356,3 +356,23 @@ def test_a_part_asking_which_body_shows_the_sentence_that_names_one() -> None:
     second = _finding("F10", 1, named).model_copy(update={"tier": 2})
     lines = _lines(question, part, [_finding("F3", 1, duties), second])
     assert len(lines) == 1 and "Bundesamt für Strahlenschutz" in lines[0]
+
+
+# StrlSchV § 52 (2) on p. 24, one sentence of 55 words: its units split at a comma near its middle
+CONTROLLED = ("2. Kontrollbereich, wenn Personen im Kalenderjahr eine effektive Dosis von mehr als 6 Millisievert oder eine "
+              "Organ-Äquivalentdosis von mehr als 15 Millisievert für die Augenlinse oder 150 Millisievert für die "
+              "Hände, die Unterarme, die Füße oder Knöchel oder eine lokale Hautdosis von mehr als 150 Millisievert "
+              "erhalten können, und 3. Sperrbereich, wenn in einem Bereich die Ortsdosisleistung höher als 3 "
+              "Millisievert durch Stunde sein kann")
+
+
+def test_two_parts_of_one_sentence_do_not_read_as_the_same_line_twice() -> None:
+    """laws-dev-10 (1.5B model, the answer from the evidence): the question's line and the line for the figures
+    it lacked both began "2. Kontrollbereich, wenn Personen im Kalenderjahr eine effektive Dosis von mehr als 6
+    Millisievert"; the second goes on from where the first's start ends."""
+    question = "Ab welcher möglichen Jahresdosis muss ein betrieblicher Bereich als Kontrollbereich eingerichtet werden?"
+    lines = [line for line in _completed(question, [], [_finding("F1", 0, CONTROLLED)], "", [], by_parts=False)
+             .splitlines() if line.startswith("- ")]
+    starts = [line.split(": „", 1)[1][:60] for line in lines]
+    assert len(lines) == len(set(starts)), lines
+    assert sum("15 Millisievert für die Augenlinse" in line for line in lines) == 1
