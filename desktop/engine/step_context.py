@@ -75,7 +75,7 @@ class StepContext:
 
     async def ask_or(self, fallback: Callable[[], A], prompt: Prompt, schema: type[A],
                      check: Callable[[object], str | None] | None = None, *, lenient: bool = False,
-                     answer_tokens: int | None = None, **values: Any) -> A:
+                     answer_tokens: int | None = None, keep_cut: bool = False, **values: Any) -> A:
         """Like ``ask``, but a model that gives no usable answer does not stop the run: the step goes on
         with ``fallback()`` and the user sees a warning saying so. ``lenient``: an answer that matched the
         schema but kept failing ``check`` (e.g. its language) is used as it is, with a warning, rather
@@ -83,7 +83,7 @@ class StepContext:
         model's context is a bad answer too: the step goes on."""
         try:
             return await self.ask(prompt, schema, check, answer_tokens=answer_tokens,
-                                  retries=LENIENT_RETRIES if lenient else None, **values)
+                                  retries=LENIENT_RETRIES if lenient else None, keep_cut=keep_cut, **values)
         except BadOutput as exc:
             if lenient and isinstance(exc.unchecked, schema):
                 self.warn("warn_unchecked_answer", prompt=prompt.name, error=str(exc.attempts[-1].error))

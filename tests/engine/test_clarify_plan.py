@@ -237,3 +237,17 @@ def test_near_identical_tasks_are_merged_before_approval(harness, research_llm) 
                                             "Grenzwert Berufslebensdosis"]  # the repeats' queries join the first
     assert any("proposed 5 to-dos, some of them the same or the question itself; 2 distinct ones are kept" in w.message
                for w in harness.of(ev.Warning))
+
+
+def test_a_plan_cut_off_at_its_token_limit_keeps_its_complete_tasks(harness, research_llm) -> None:  # noqa: ANN001
+    """Seen with Qwen2.5-Coder-1.5B in --auto (laws-dev-08): the outline repeated one to-do until its token limit,
+    and the retry took 40 s of the run's five minutes. The complete to-dos before the cut are the plan."""
+    kept = {"task": "Ausnahmen der Behörde im Einzelfall prüfen", "subtasks": ["Behörde Einzelfall zulassen Dosis"]}
+    looping = {"task": "Verwendung von Paragraph 79 Absatz 1 Satz 2 Nummer 1",
+               "subtasks": ["Paragraph 79 Absatz 1 Satz 2 Nummer 1 Körperdosen besonders zugelassene Expositionen"]}
+    research_llm.overrides["PlanOutline"] = {"answerable": True, "items": [kept] + [looping] * 30}
+    state = harness.run(lambda engine: engine.start(QUESTION_DE, "Sample", auto=True))
+    assert [t.task for t in state.plan.items] == [QUESTION_DE, kept["task"], looping["task"]]
+    plan_calls = [c for c in harness.of(ev.LlmCall) if c.purpose == "plan.propose"]
+    assert len(plan_calls) == 1 and len(plan_calls[0].attempts) == 1  # no second try
+    assert "complete items before the cut were kept" in (plan_calls[0].attempts[0]["error"] or "")

@@ -126,7 +126,7 @@ async def propose(ctx: StepContext) -> str:
     values = _values(ctx)
     excerpts, shown = await _excerpts(ctx, P.PLAN, PlanProposal, **values)
     proposal = await ctx.ask_or(_no_plan, P.PLAN, PlanProposal, _check(ctx.state.language),
-                                lenient=True, excerpts=excerpts, **values)
+                                lenient=True, keep_cut=True, excerpts=excerpts, **values)
     return await _adopt(ctx, proposal, 1, shown)
 
 
@@ -143,8 +143,10 @@ async def _outline(ctx: StepContext) -> str:
     schema = plan_outline(s.plan_max_initial)
     excerpts, shown = await _excerpts(ctx, P.PLAN_OUTLINE, schema, compact=True, **values)
     check = all_of(_check(state.language), search_check(lambda v: [q for i in v.items for q in i.subtasks]))  # type: ignore[attr-defined]
+    # a plan cut off at its token limit keeps its complete to-dos (seen, laws-dev-08 with a 1.5B model: the
+    # outline repeated one to-do until the limit, and the retry took 40 s of the run's five minutes)
     outline = await ctx.ask_or(lambda: schema(answerable=True, items=[]), P.PLAN_OUTLINE, schema, check,
-                               lenient=True, excerpts=excerpts, **values)
+                               lenient=True, keep_cut=True, excerpts=excerpts, **values)
     proposal = PlanProposal(answerable=outline.answerable, items=[
         PlanItem(task=i.task, subtasks=[q for q in i.subtasks if is_search(q)]) for i in outline.items])
     return await _adopt(ctx, proposal, 1, shown)
@@ -157,7 +159,7 @@ async def replan(ctx: StepContext) -> str:
     values = {**_values(ctx), "plan": current, "feedback": plan.feedback}
     excerpts, shown = await _excerpts(ctx, P.REPLAN, PlanProposal, **values)
     proposal = await ctx.ask_or(_no_plan, P.REPLAN, PlanProposal, _check(ctx.state.language),
-                                lenient=True, excerpts=excerpts, **values)
+                                lenient=True, keep_cut=True, excerpts=excerpts, **values)
     return await _adopt(ctx, proposal, plan.revision + 1, shown)
 
 
