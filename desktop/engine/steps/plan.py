@@ -144,7 +144,7 @@ async def _outline(ctx: StepContext) -> str:
     excerpts, shown = await _excerpts(ctx, P.PLAN_OUTLINE, schema, compact=True, **values)
     check = all_of(_check(state.language), search_check(lambda v: [q for i in v.items for q in i.subtasks]))  # type: ignore[attr-defined]
     # a plan cut off at its token limit keeps its complete to-dos (seen, laws-dev-08 with a 1.5B model: the
-    # outline repeated one to-do until the limit, and the retry took 40 s of the run's five minutes)
+    # outline repeated one to-do until the limit for 53 s, and the second try took 22 s more)
     outline = await ctx.ask_or(lambda: schema(answerable=True, items=[]), P.PLAN_OUTLINE, schema, check,
                                lenient=True, keep_cut=True, excerpts=excerpts, **values)
     proposal = PlanProposal(answerable=outline.answerable, items=[
