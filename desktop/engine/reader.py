@@ -109,12 +109,12 @@ class Reader:
             if chunk is not None and chunk.doc_id in self.docs:
                 source = self.add(self.docs[chunk.doc_id], chunk.page, chunk.section, chunk.chunk_id, chunk.text, item,
                                   notes.get(item.chunk_id), chunk.section_title, item.units)
-                if source is not None and source.units and source.units[0].start == units(chunk.text)[0].start:
+                # only an excerpt that shows the chunk's first sentence, which opens mid-sentence, asks for the one before
+                if source is not None and source.units and _MID_SENTENCE.match(chunk.text) and \
+                        source.units[0].start == units(chunk.text)[0].start:
                     self.sources[source.label] = replace(source, lead=opening(chunk, self._before(chunk)))
 
     def _before(self, chunk: Chunk) -> Chunk | None:
-        if not _MID_SENTENCE.match(chunk.text):
-            return None  # no need to ask the knowledge base
         before = [c for c in self.kb.neighbours(chunk.chunk_id, 1, 0) if c.chunk_id != chunk.chunk_id]
         return before[-1] if before else None
 

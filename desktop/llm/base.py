@@ -63,7 +63,7 @@ class Reply:
 # A prompt this long or longer is one like the reading's and the answer's (1.5-2.8 k tokens with a 1.5B model).
 # The server reads and writes more slowly there than in the first short calls, the more so the longer the
 # context (§25's runs, Qwen 1.5B on 2 cores: 40-42 prompt and 9.7-10.4 answer tokens/s under 1,000 tokens,
-# 35-37 and 7.9-8.6 from 1,500): the first calls' speed planned the reading 8-10 % too fast.
+# 35-37 and 7.9-8.6 from 1,500): the first calls' speeds, which planned the reading, were 8-30 % above these.
 LONG_PROMPT_TOKENS = 1500
 
 
