@@ -44,6 +44,10 @@ _WORDED_FIGURE = re.compile(rf"\b(?:(?:{_NUMBER_WORDS})\s+\w+|ein\w*\s+{_TIME_UN
 # A section's title line: "§ 17 Anzeigebedürftiger Betrieb von …", "Anlage 4 Dosiswerte", "Art. 5 Scope". It
 # shares every word with a question about its section and answers none.
 _HEADING = re.compile(r"^\s*(?:§+|Art\.|Artikel|Anlage|Anhang|Section|Article|Annex)\s*\d+\w*\s+\(?[A-ZÄÖÜ]")
+# A title line and the first paragraph under it, in one sentence (the title has no full stop): "§ 4 Pflichten bei
+# Abgabe und Empfang (1) Wer radioaktive Abfälle abgibt, ist verpflichtet, vorher …". The paragraph is a sentence,
+# weighed by its own words (seen, laws-research-14: halved as a heading, it lost to a sentence of another section).
+_UNDER_HEADING = re.compile(r"^[^()]*?\s\(\d+[a-z]?\)\s+(?=\S)")
 
 
 # The words that ask for a figure ("wie lange", "bis wann", "how long"): the figure answers them, no quote
@@ -74,7 +78,10 @@ def figures(text: str) -> set[str]:
 
 
 def score(question: str, sentence: str, language: str, wants_figure: bool) -> float:
-    """Share of the question's words the sentence holds, plus a bonus for a figure the question asks for."""
+    """Share of the question's words the sentence holds, plus a bonus for a figure the question asks for; a title
+    line counts half, the paragraph after it (``_UNDER_HEADING``) by itself."""
+    if _HEADING.match(sentence) and (under := _UNDER_HEADING.match(sentence)):
+        sentence = sentence[under.end():]
     value = support(question, sentence, language)
     if wants_figure and value >= MIN_OVERLAP and states_figure(sentence):
         value += FIGURE_BONUS

@@ -160,3 +160,20 @@ def test_the_drift_guard_reads_a_quote_with_the_start_of_its_sentence() -> None:
                       relevance=1.0, quotes=[quote])
     assert not _answers(finding, [PRUEFUNGEN_Q], "de", {})
     assert _answers(finding, [PRUEFUNGEN_Q], "de", {PRUEFUNGEN_QUOTE: in_context(PRUEFUNGEN, PRUEFUNGEN_QUOTE)})
+
+
+def test_a_paragraph_after_its_sections_title_is_weighed_by_its_own_words() -> None:
+    """laws-research-14: the sentence that answers stood after § 4's title line, in one sentence with it (the title
+    has no full stop); halved as a heading, it lost to another section's sentence sharing the part's words."""
+    from desktop.engine.focus import score
+
+    task = "Was muss er vor der Abgabe vom Empfänger einholen?"
+    right = ("§ 4 Pflichten bei Abgabe und Empfang (1) Wer radioaktive Abfälle abgibt, ist verpflichtet, vorher eine "
+             "schriftliche Erklärung des Empfängers über dessen Annahmebereitschaft einzuholen.")
+    other = ("(1) Die Ablieferungspflicht nach § 5 bezieht sich nicht auf radioaktive Abfälle, deren anderweitige "
+             "Beseitigung oder Abgabe im Einzelfall oder für einzelne Abfallarten im Einvernehmen mit der für den "
+             "Empfänger der radioaktiven Abfälle zuständigen Behörde angeordnet oder genehmigt worden ist.")
+    paragraph = right.split("(1) ", 1)[1]
+    assert score(task, right, "de", False) == score(task, paragraph, "de", False) >= score(task, other, "de", False)
+    title = "§ 4 Pflichten bei Abgabe und Empfang"
+    assert score(task, title, "de", False) < score(task, right, "de", False)  # a title alone still counts half
