@@ -52,12 +52,16 @@ def _aim(task: Todo, question: str) -> str:
 
 def _sentences(f: Finding) -> list[str]:
     """Each sentence of the finding's verified quotes, with the start of the sentence it stands in
-    (``sentences.in_context``), in one line."""
-    out = []
+    (``sentences.in_context``), in one line; a sentence that goes on in the next chunk with its rest
+    (``QuoteRecord.continues``)."""
+    out: list[str] = []
     for q in f.verified_quotes:
         text = q.display or ""
-        for u in units(text):
+        for i, u in enumerate(units(text)):
             part = " ".join(text[u.start:u.end].split())
+            if i == 0 and q.continues and out:
+                out[-1] = _with_lead(out[-1] + " ", part)
+                continue
             out.append(_with_lead(" ".join(in_context(text, text[u.start:u.end]).split())[:-len(part)], part))
     return out
 

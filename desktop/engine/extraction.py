@@ -24,6 +24,7 @@ from desktop.engine.reader import Reader, Source, registry_line
 from desktop.engine.research_state import Finding, QuoteRecord, WorkItem
 from desktop.engine.schemas import INFO_CHARS, ExcerptReading, ExtractionBatch, TranslatedBatch
 from desktop.engine.sentences import quotes
+from desktop.engine.statements import restates
 from desktop.engine.state import Todo
 from desktop.engine.step_context import StepContext
 from desktop.kb.database import KnowledgeBase
@@ -46,29 +47,40 @@ def _tier(depth: int, relevance: float, tier1_min: float) -> int:
 
 
 async def _quotes(ctx: StepContext, source: Source, reading: ExcerptReading) -> list[QuoteRecord]:
-    """The sentences the model named, cut from the source, verified against it and located on the page."""
+    """The sentences the model named, cut from the source, verified against it and located on the page; a
+    sentence that goes on in the next chunk (``Source.rest``) with its rest from there, on that page."""
     records = []
     header = header_of(source.text)
-    for text in quotes(source.text, list(source.units), reading.quote):
-        check, rects = await ctx.in_thread(_verified, ctx.kb, source, text)
+    found = list(source.units)
+    for text in quotes(source.text, found, reading.quote):
+        check, rects = await ctx.in_thread(_verified, ctx.kb, source.doc, source.page, source.text, text)
         records.append(QuoteRecord(
             proposed=text, verified=check.verified, match=check.match, display=check.display if check.verified else None,
             chunk_id=source.chunk_id or "", doc_id=source.doc.doc_id, doc=source.doc.file_name, page=source.page,
             rects=rects, table_header=header if header and is_table_rows(text) else None))
+    rest = source.rest()
+    if rest and source.after and found and found[-1].number in reading.quote and records[-1].verified:
+        after = source.after
+        check, rects = await ctx.in_thread(_verified, ctx.kb, source.doc, after.page, after.text, rest)
+        if check.verified:
+            records.append(QuoteRecord(
+                proposed=rest, verified=True, match=check.match, display=check.display, chunk_id=after.chunk_id,
+                doc_id=source.doc.doc_id, doc=source.doc.file_name, page=after.page, rects=rects, continues=True))
     return records
 
 
-def _verified(kb: KnowledgeBase, source: Source, text: str) -> tuple[QuoteCheck, list[Rect]]:
-    """A quote checked against its source and, when it stands there, located on the PDF page: text work over
-    a whole chunk and a page, off the event loop."""
-    check = verify_quote(text, source.text)
-    return check, _locate(kb, source, check.display or "") if check.verified else []
+def _verified(kb: KnowledgeBase, doc: DocumentInfo, page: int, source_text: str,
+              text: str) -> tuple[QuoteCheck, list[Rect]]:
+    """A quote checked against its source's text and, when it stands there, located on the PDF page: text work
+    over a whole chunk and a page, off the event loop."""
+    check = verify_quote(text, source_text)
+    return check, _locate(kb, doc, page, check.display or "") if check.verified else []
 
 
-def _locate(kb: KnowledgeBase, source: Source, text: str) -> list[Rect]:
+def _locate(kb: KnowledgeBase, doc: DocumentInfo, page: int, text: str) -> list[Rect]:
     """Where a verified quote stands on its page; none when the PDF cannot be had (the quote still stands)."""
     try:
-        return locate(kb.pdf_file(source.doc), source.page, text)
+        return locate(kb.pdf_file(doc), page, text)
     except KbError as exc:
         log.info("quote not located: %s", exc)
         return []
@@ -175,6 +187,7 @@ async def read_batch(ctx: StepContext, todos: dict[int, Todo], items: list[WorkI
     sentences = _sentences(reader)
     asked = parts(state.question)
     copied = _copied(readings)
+    asked_all = [state.question, *(t.task for t in (state.plan.items if state.plan else tasks))]
     quoted = _quoted(state.later.research.findings)  # read before (served on request, for another task)
     rescued = {label: r for label, r in passed_over(reader, readings, sentences, list(state.plan.items) if state.plan
                                                     else tasks, state.doc_language).items()
@@ -204,7 +217,7 @@ async def read_batch(ctx: StepContext, todos: dict[int, Todo], items: list[WorkI
             id=new_id(), task_id=task.id, chunk_id=source.chunk_id or "", doc_id=source.doc.doc_id,
             doc=source.doc.file_name, page=source.page, section=source.section, depth=depth,
             tier=_tier(depth, relevance, s.tier1_min_relevance), relevance=round(relevance, 3),
-            title=source.title, info="" if label in copied else whole_words(getattr(reading, "info", ""), INFO_CHARS),
+            title=source.title, info="" if label in copied else _reading_line(reading, asked_all, state.language),
             quotes=await _quotes(ctx, source, reading),
             referenced_from=item.referenced_from if item else None, via=item.via if item else None,
             origin=item.origin if item else None, turns=turns, served_requests=reader.served(),
@@ -249,6 +262,13 @@ def _shows_more(shown: dict[int, str], quoted: str) -> bool:
     beträgt für beruflich exponierte Personen 20 Millisievert im Kalenderjahr.", it was passed over, and as a
     passage read before it was not kept: the 20 Millisievert stood in no finding."""
     return any(" ".join(text.split()) not in quoted for text in shown.values())
+
+
+def _reading_line(reading: ExcerptReading, asked: list[str], language: str) -> str:
+    """The reading's line of what the excerpt says, or "" where it says nothing of it (``statements.restates``:
+    a question, or the question's own words): the excerpt is then shown by its quote."""
+    line = whole_words(getattr(reading, "info", ""), INFO_CHARS)
+    return "" if restates(line, asked, language) else line
 
 
 def _copied(readings: dict[str, ExcerptReading]) -> set[str]:

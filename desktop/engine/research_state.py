@@ -39,6 +39,8 @@ class QuoteRecord(_Model):
     page: int
     rects: list[Rect] = Field(default_factory=list)
     table_header: str | None = Field(None, description="the Markdown header of the table a quoted row is from")
+    continues: bool = Field(False, description="the rest of the sentence the quote before ends in, from the chunk "
+                                               "after it (on its page or the next: reader.closing)")
 
 
 class DriftVerdict(_Model):
@@ -87,6 +89,12 @@ class Finding(_Model):
     def quoted(self) -> str:
         """Its verified quotes' text, one after another: the document's own words (where a figure must stand)."""
         return "\n".join(q.display or "" for q in self.verified_quotes)
+
+    def across_pages(self) -> list[str]:
+        """Each sentence that goes on in the next chunk as one text: a verified quote and the continuation after
+        it (``QuoteRecord.continues``); the document's words, over a page break."""
+        found = self.verified_quotes
+        return [f"{a.display} {b.display}" for a, b in zip(found, found[1:]) if b.continues and a.display and b.display]
 
     def said(self, limit: int = 400) -> str:
         """Its verified quotes as one line (what it says, in the document's words), at most ``limit`` characters."""

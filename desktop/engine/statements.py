@@ -17,7 +17,8 @@ import re
 from rapidfuzz import fuzz
 
 from desktop.engine.checks import foreign
-from desktop.engine.citation_support import content_terms, holds
+from desktop.engine.citation_support import TIME_WORDS, content_terms, holds
+from desktop.engine.focus import states_figure
 
 # An enumeration's item or a clause cut out of one: "1. daß …", "a) die …", "(2) …", "- …".
 _LIST_ITEM = re.compile(r"^\s*(?:\(?\d{1,3}[.)]|\(?[a-z]{1,2}\)|[-–•])\s+")
@@ -35,6 +36,7 @@ MIN_WORDS = 4
 MIN_TERMS = 3  # content words a statement needs before it is judged off the question
 _NUMBER_WORDS = frozenset("zwei drei vier fünf funf sechs sieben acht neun zehn zwölf zwolf zwanzig dreißig hundert "
                           "tausend three four five seven eight nine twelve twenty thirty hundred thousand".split())
+_TIME = re.compile(rf"\b\w*{TIME_WORDS}", re.I)
 SAME_AS_SCOPE = 85  # rapidfuzz partial ratio at which an open point restates the scope, question or a task
 
 
@@ -51,6 +53,23 @@ def question(text: str) -> bool:
     """A statement that asks (seen: a plan task copied into the answer before a sentence of its own, "Mit
     welchem Vorlauf ist die Abgabe … nachzumelden? Der Betreiber muss …"); statutes ask nothing."""
     return "?" in text
+
+
+def restates(reading: str, asked: list[str], language: str) -> bool:
+    """A model's reading of an excerpt that says nothing of it: a question, or no figure, no word of time and no
+    content word that the question and its tasks (``asked``) do not hold (a reading may answer one part in
+    another's words: "… by the end of the calendar year" for "by when …", where a later part says "in the
+    calendar year"). Seen (laws-research-13, a 1.5B model
+    writing English readings of German statutes): "What is added to the index for thin-layer materials such as
+    tiles?", the task word for word, and "The radionuclides' specific activities must be determined for the
+    gamma dose from building products in habitable rooms." — shown as the answer to those parts."""
+    if question(reading):
+        return True
+    if states_figure(reading) or _TIME.search(reading):
+        return False
+    said = content_terms(reading, language)
+    wanted = set().union(*(content_terms(a, language) for a in asked)) if asked else set()
+    return bool(said) and all(holds(t, wanted) for t in said)
 
 
 def garbled(text: str, sources: list[str]) -> str | None:

@@ -114,3 +114,21 @@ def test_cli_exits_0_with_an_answer_by_evidence_when_the_model_answers_no_json(c
     audit = [json.loads(line) for line in (out / "audit.jsonl").read_text().splitlines()]
     failed = [e for e in audit if e["type"] == "llm_call" and e["purpose"] == "synthesis.write"]
     assert failed and failed[0]["failed"] and all(a["error"] for a in failed[0]["attempts"])
+
+
+def test_a_sentence_over_a_page_break_is_quoted_whole_and_each_part_on_its_page(harness, research_llm) -> None:  # noqa: ANN001
+    """15 of 81 lines of 16 research answers (1.5B model) stopped at a page break, e.g. laws-research-14's "… an
+    eine Anlage des Bundes zur …", the period asked for on the next page. A quoted sentence that goes on there gets
+    its rest as a quote of that page (verified and located there), and the line shows the whole sentence, a
+    quotation that stands in its source."""
+    research_llm.overrides["SynthesisAnswer"] = {"answer": [{"text": "Es gibt einen Grenzwert.", "sources": [99]}]}
+    state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
+    continued = [(f, q) for f in state.later.research.findings for q in f.quotes if q.continues]
+    assert continued
+    for f, q in continued:
+        assert q.verified and q.page == f.page + 1 and q.chunk_id != f.chunk_id and q.rects
+        with pymupdf.open(next(c.path for c in state.later.report.citations if c.doc == f.doc)) as doc:
+            assert normalize(q.display) in normalize(doc[q.page - 1].get_text())
+    whole = [" ".join(t.split()) for f, _ in continued for t in f.across_pages()]
+    answer = " ".join(state.later.report.answer.split())
+    assert any(t[-120:] + "“" in answer for t in whole)  # the sentence's end, in its quotation marks

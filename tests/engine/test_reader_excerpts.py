@@ -85,3 +85,26 @@ def test_an_excerpt_opening_mid_sentence_shows_the_sentences_start_from_the_page
     assert "(sentence [1]" not in _read([2])  # the excerpt does not show the cut sentence
     assert "(sentence [1]" not in _read([1], page_2=PAGE_2 + ".")  # the page before ends its sentence
     assert "begins on p. 2" in _read(None)
+
+
+def _read_page_2(units: list[int] | None, page_3: str) -> str:
+    kb = _Kb([_chunk("c2", 2, 4, PAGE_2), _chunk("c3", 3, 5, page_3)])
+    reader = Reader(kb=kb, docs={DOC.doc_id: DOC})  # type: ignore[arg-type]
+    reader.open([WorkItem(chunk_id="c2", units=units or [], task_id=1)], {})
+    source = next(iter(reader.sources.values()))
+    return source.block() + f"\nREST {source.rest()!r}"
+
+
+def test_an_excerpt_ending_mid_sentence_shows_the_sentences_rest_from_the_next_page() -> None:
+    """The mirror of the lead: laws-research-14's AtEV p. 2 ends "… an eine Anlage des Bundes zur", and the
+    "mindestens ein Jahr lang bereitzuhalten" the part asked for stands on p. 3. A German noun opens p. 3 there,
+    so the rest is found by the page before ending mid-sentence, not by a lower-case start."""
+    shown = _read_page_2([2], PAGE_3)
+    assert shown.endswith('[1] Die Unterlagen über die erfassten Angaben sind nach der Abgabe der radioaktiven '
+                          'Abfälle\n(sentence [1] goes on on p. 3: "mindestens ein Jahr lang bereitzuhalten.")\n'
+                          "REST 'mindestens ein Jahr lang bereitzuhalten.'")
+    noun = "Sicherstellung und zur Endlagerung radioaktiver Abfälle mindestens ein Jahr lang bereitzuhalten."
+    assert f'goes on on p. 3: "{noun}")' in _read_page_2([2], noun)
+    assert "goes on" not in _read_page_2([1], PAGE_3)  # the excerpt does not show the cut sentence
+    assert "goes on" not in _read_page_2([2], "(3) Behälter sind zu kennzeichnen.")  # a paragraph of its own
+    assert "goes on" not in _read_page_2([2], "2. die Abfälle sind zu kennzeichnen.")  # a list's item

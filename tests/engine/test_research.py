@@ -111,17 +111,20 @@ def test_a_quote_is_cut_word_for_word_from_the_excerpt(harness, research_llm) ->
     findings = state.later.research.findings
     assert findings
     with KnowledgeBase.open(harness.paths, harness.settings, "Sample") as kb:
-        texts = {f.chunk_id: kb.chunk(f.chunk_id).text for f in findings}
+        texts = {q.chunk_id: kb.chunk(q.chunk_id).text for f in findings for q in f.quotes}
     shown = {(w.task_id, w.chunk_id): w.units for w in state.later.research.gathered}  # the engine's picks
     for finding in findings:
         chunk_text = texts[finding.chunk_id]
         picked = shown[(finding.task_id, finding.chunk_id)]
         first = next(u for u in units(chunk_text) if not picked or u.number in picked)
+        own = [q for q in finding.quotes if not q.continues]  # a sentence's rest on the next page is its own chunk's
         # the model's [1] is the first sentence shown; [1, 2] one quote where they follow each other in the
         # text, two where the engine left text out between them; at most one more the engine found (focus.py)
-        assert 1 <= len(finding.quotes) <= 3
-        assert any(q.proposed.startswith(chunk_text[first.start:first.end]) for q in finding.quotes)
-        assert all(q.verified and q.match == "exact" and q.proposed in chunk_text and q.rects for q in finding.quotes)
+        assert 1 <= len(own) <= 3
+        assert any(q.proposed.startswith(chunk_text[first.start:first.end]) for q in own)
+        assert all(q.verified and q.match == "exact" and q.proposed in texts[q.chunk_id] and q.rects
+                   for q in finding.quotes)
+        assert all(q.chunk_id == finding.chunk_id for q in own)
 
 
 def test_reference_from_strlschv_is_followed_to_the_right_section_of_atg(harness, research_llm) -> None:  # noqa: ANN001
@@ -436,6 +439,23 @@ def test_cli_auto_runs_all_phases_and_exports(capsys, sample_paths, fake_llm, tm
 def test_english_report(harness, question: str) -> None:  # noqa: ANN001
     state = harness.run(lambda engine: _to_report(engine, question))
     assert state.later.report.language == "en" and state.later.report.answer.startswith(TEXTS["en"]["answer"])
+
+
+def test_a_reading_that_restates_the_question_is_no_reading(harness, research_llm) -> None:  # noqa: ANN001
+    """laws-research-13 (1.5B model): over the German laws the model's English reading of excerpts was the task
+    itself ("What is added to the index …?"), and the answer showed it as that part's answer. Such a reading is
+    dropped: the finding is shown by its verified quote; a reading that states something stays."""
+    def readings(request):  # noqa: ANN001, ANN202
+        answer = research_llm.extraction("en", request.body, translated=True)
+        for i, reading in enumerate(answer["readings"]):
+            reading["info"] = QUESTION_EN if i % 2 == 0 else "Exposed persons may receive up to 20 mSv a year."
+        return replies.as_json(answer)
+    research_llm.overrides["ExtractionBatch"] = readings
+    state = harness.run(lambda engine: _to_report(engine, QUESTION_EN))
+    infos = [f.info for f in state.later.research.findings]
+    assert "" in infos and QUESTION_EN not in infos
+    assert "Exposed persons may receive up to 20 mSv a year." in infos
+    assert QUESTION_EN not in state.later.report.answer
 
 
 def test_a_model_that_gives_no_usable_answers_does_not_stop_the_run(harness, research_llm) -> None:  # noqa: ANN001

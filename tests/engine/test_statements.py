@@ -122,3 +122,21 @@ def test_a_query_is_told_by_one_function_word() -> None:
 
     assert not written_in("Radiation protection rules for German aircrew", "de")
     assert written_in("Anzeige Betrieb Luftfahrzeug kosmische Strahlung", "de")
+
+
+def test_a_reading_that_restates_the_question_says_nothing_of_its_excerpt() -> None:
+    """laws-research-13 (1.5B model, an English question over the German laws): readings that were a task word
+    for word, or the question's own words as a statement, stood as the answer to those parts. A reading that
+    answers a part in another part's words ("by the end of the calendar year", laws-research-16) says something."""
+    from desktop.engine.statements import restates
+
+    asked = ["Which radionuclides' specific activities must be determined, and for how long must the results be "
+             "kept? What is added to the index for thin-layer materials such as tiles?",
+             "What is added to the index for thin-layer materials such as tiles?",
+             "By when must a used dosimeter be submitted, and above what dose in the calendar year …?"]
+    assert restates("What is added to the index for thin-layer materials such as tiles?", asked, "en")
+    assert restates("The radionuclides' specific activities must be determined.", asked, "en")
+    assert not restates("A contribution of 0.48 is added to the index.", asked, "en")  # a figure
+    assert not restates("Dosimeters must be submitted by the end of the calendar year.", asked, "en")  # time
+    assert not restates("Results are kept by the manufacturer and shown to the authority.", asked, "en")  # new words
+    assert not restates("", asked, "en")

@@ -120,12 +120,13 @@ def _statements(ctx: StepContext, sources: list[Finding]) -> int:
 
 
 async def _quote_sources(ctx: StepContext, sources: list[Finding]) -> list[str]:
-    """The texts a quotation in the answer may stand in: the sources' chunks and verified quotes."""
+    """The texts a quotation in the answer may stand in: the sources' chunks and verified quotes, and a quoted
+    sentence with its rest from the next page."""
     chunks = await ctx.in_thread(ctx.kb.catalog.chunks_by_id, [f.chunk_id for f in sources if f.chunk_id])
     texts = []
     for f in sources:
         texts += [chunks[f.chunk_id].text] if f.chunk_id in chunks else []
-        texts += [q.display for q in f.verified_quotes if q.display]
+        texts += [q.display for q in f.verified_quotes if q.display] + f.across_pages()
     return texts
 
 
