@@ -103,10 +103,11 @@ def opening(chunk: Chunk, before: Chunk | None) -> str | None:
 
 def closing(chunk: Chunk, after: Chunk | None) -> Chunk | None:
     """The chunk ``chunk``'s last sentence goes on in, or None: the next chunk of its document, on the next
-    page, where ``chunk`` ends mid-sentence and that chunk opens no paragraph, section or list item of its own. The mirror of ``opening``; seen, 15 of 81
-    lines of 16 research answers stopped at a page break ("… die Aktivität des Radionuklids i im
-    Jahresdurchschnitt im Kubikmeter Luft darf …", the limit on the next page; laws-research-14: "… an eine
-    Anlage des Bundes zur …", the "mindestens ein Jahr lang bereitzuhalten" asked for on the next)."""
+    page, where ``chunk`` ends mid-sentence and that chunk opens no paragraph, section or list item of its own.
+    The mirror of ``opening``; seen, 15 of 81 lines of 16 research answers stopped at a page break ("… die
+    Aktivität des Radionuklids i im Jahresdurchschnitt im Kubikmeter Luft darf …", the limit on the next page;
+    laws-research-14: "… an eine Anlage des Bundes zur …", the "mindestens ein Jahr lang bereitzuhalten" asked
+    for on the next)."""
     if after is None or after.doc_id != chunk.doc_id or after.page != chunk.page + 1:
         return None
     if _ENDS_SENTENCE.search(chunk.text) or _NEW_BLOCK.match(after.text):

@@ -40,7 +40,7 @@ class QuoteRecord(_Model):
     rects: list[Rect] = Field(default_factory=list)
     table_header: str | None = Field(None, description="the Markdown header of the table a quoted row is from")
     continues: bool = Field(False, description="the rest of the sentence the quote before ends in, from the chunk "
-                                               "after it (on its page or the next: reader.closing)")
+                                               "after it on the next page (reader.closing)")
 
 
 class DriftVerdict(_Model):

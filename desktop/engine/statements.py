@@ -57,12 +57,12 @@ def question(text: str) -> bool:
 
 def restates(reading: str, asked: list[str], language: str) -> bool:
     """A model's reading of an excerpt that says nothing of it: a question, or no figure, no word of time and no
-    content word that the question and its tasks (``asked``) do not hold (a reading may answer one part in
-    another's words: "… by the end of the calendar year" for "by when …", where a later part says "in the
-    calendar year"). Seen (laws-research-13, a 1.5B model
+    content word that the question and its tasks (``asked``) do not hold. Seen (laws-research-13, a 1.5B model
     writing English readings of German statutes): "What is added to the index for thin-layer materials such as
     tiles?", the task word for word, and "The radionuclides' specific activities must be determined for the
-    gamma dose from building products in habitable rooms." — shown as the answer to those parts."""
+    gamma dose from building products in habitable rooms.", each shown as the answer to its part. A figure or a
+    word of time says something: a reading may answer one part in another's words ("… by the end of the
+    calendar year" for "by when …", where a later part says "in the calendar year", laws-research-16)."""
     if question(reading):
         return True
     if states_figure(reading) or _TIME.search(reading):

@@ -251,3 +251,19 @@ def test_a_plan_cut_off_at_its_token_limit_keeps_its_complete_tasks(harness, res
     plan_calls = [c for c in harness.of(ev.LlmCall) if c.purpose == "plan.propose"]
     assert len(plan_calls) == 1 and len(plan_calls[0].attempts) == 1  # no second try
     assert "complete items before the cut were kept" in (plan_calls[0].attempts[0]["error"] or "")
+
+
+def test_an_outline_with_words_for_queries_is_kept_without_a_second_try(harness, research_llm) -> None:  # noqa: ANN001
+    """Seen with Qwen2.5-Coder-1.5B in --auto (laws-dev-10): the outline's sub-queries were single words
+    ("Strahlenschutzkontrolle", "Kontrollbereiche"); asked again, the model wrote them again (49 s and 31 s of a
+    five-minute budget). The to-dos stand, the queries that are no searches are dropped."""
+    research_llm.overrides["PlanOutline"] = {"answerable": True, "items": [
+        {"task": "Ausnahmen der Behörde im Einzelfall prüfen",
+         "subtasks": ["Strahlenschutzkontrolle", "Behörde Einzelfall zulassen Dosis"]},
+        {"task": "Kontrollbereiche abgrenzen", "subtasks": ["Kontrollbereiche"]}]}
+    state = harness.run(lambda engine: engine.start(QUESTION_DE, "Sample", auto=True))
+    assert [(t.task, t.subtasks) for t in state.plan.items[1:]] == [
+        ("Ausnahmen der Behörde im Einzelfall prüfen", ["Behörde Einzelfall zulassen Dosis"]),
+        ("Kontrollbereiche abgrenzen", [])]
+    plan_calls = [c for c in harness.of(ev.LlmCall) if c.purpose == "plan.propose"]
+    assert len(plan_calls) == 1 and len(plan_calls[0].attempts) == 1  # no second try

@@ -142,7 +142,10 @@ async def _outline(ctx: StepContext) -> str:
               "p_max": s.plan_max_initial}
     schema = plan_outline(s.plan_max_initial)
     excerpts, shown = await _excerpts(ctx, P.PLAN_OUTLINE, schema, compact=True, **values)
-    check = all_of(_check(state.language), search_check(lambda v: [q for i in v.items for q in i.subtasks]))  # type: ignore[attr-defined]
+    # a sub-query that is no search is dropped below, its to-do kept; it is not asked for again (seen, laws-dev-10
+    # and -08 with a 1.5B model: single words, "Strahlenschutzkontrolle"; the second try wrote them again, 31 s and
+    # 14 s of a five-minute budget, and the lenient call kept it all the same)
+    check = _check(state.language)
     # a plan cut off at its token limit keeps its complete to-dos (seen, laws-dev-08 with a 1.5B model: the
     # outline repeated one to-do until the limit for 53 s, and the second try took 22 s more)
     outline = await ctx.ask_or(lambda: schema(answerable=True, items=[]), P.PLAN_OUTLINE, schema, check,
