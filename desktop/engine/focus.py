@@ -77,6 +77,11 @@ def figures(text: str) -> set[str]:
     return amounts(text) | {f"{w[0]} {w[1][:4]}" for w in worded if len(w) > 1}
 
 
+def title_line(text: str) -> bool:
+    """A section's title line alone ("§ 5 Ablieferung"), not one run into the paragraph under it."""
+    return bool(_HEADING.match(text)) and not _UNDER_HEADING.match(text)
+
+
 def score(question: str, sentence: str, language: str, wants_figure: bool) -> float:
     """Share of the question's words the sentence holds, plus a bonus for a figure the question asks for; a title
     line counts half, the paragraph after it (``_UNDER_HEADING``) by itself."""

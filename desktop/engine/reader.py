@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from desktop.engine.focus import title_line
 from desktop.engine.research_state import WorkItem
 from desktop.engine.schemas import ContextRequest
 from desktop.engine.sentences import Unit, numbered, units
@@ -112,6 +113,9 @@ def closing(chunk: Chunk, after: Chunk | None) -> Chunk | None:
         return None
     if _ENDS_SENTENCE.search(chunk.text) or _NEW_BLOCK.match(after.text):
         return None
+    last = units(chunk.text)
+    if last and title_line(chunk.text[last[-1].start:last[-1].end]):
+        return None  # a section's title at the page's foot ends no sentence: its text starts on the next page
     return after
 
 

@@ -108,3 +108,13 @@ def test_an_excerpt_ending_mid_sentence_shows_the_sentences_rest_from_the_next_p
     assert "goes on" not in _read_page_2([1], PAGE_3)  # the excerpt does not show the cut sentence
     assert "goes on" not in _read_page_2([2], "(3) Behälter sind zu kennzeichnen.")  # a paragraph of its own
     assert "goes on" not in _read_page_2([2], "2. die Abfälle sind zu kennzeichnen.")  # a list's item
+
+
+def test_a_sections_title_at_a_pages_foot_does_not_go_on_on_the_next_page() -> None:
+    """A title line has no full stop; the text under it on the next page is a sentence of its own."""
+    foot = "(2) Die Angaben sind vorzulegen. § 5 Ablieferung"
+    kb = _Kb([_chunk("c2", 2, 4, foot), _chunk("c3", 3, 5, "Radioaktive Abfälle sind abzuliefern.")])
+    reader = Reader(kb=kb, docs={DOC.doc_id: DOC})  # type: ignore[arg-type]
+    reader.open([WorkItem(chunk_id="c2", units=[], task_id=1)], {})
+    source = next(iter(reader.sources.values()))
+    assert source.after is None and source.rest() is None and "goes on" not in source.block()
