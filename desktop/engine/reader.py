@@ -30,8 +30,9 @@ _MID_SENTENCE = re.compile(r"\s*(?![a-zäöüß]{1,2}\)\s)[a-zäöüß]")
 _ENDS_SENTENCE = re.compile(r"[.!?:;]\W*\s*$")
 # Text that starts a paragraph, section or heading of its own: a chunk opening so does not go on with the sentence
 # the chunk before ends in (a German noun does: "… an eine Anlage des Bundes zur | Sicherstellung und …").
-# A list's item ("2. für die lokale Hautdosis …", "c) in die Umgebung …") is a sentence of its own for the reader.
-_NEW_BLOCK = re.compile(r"\s*(?:\(\d+[a-z]?\)|§|\d+(?:\.\d+)*\.?\s|[a-z]{1,2}\)\s|(?:Anlage|Anhang|Abschnitt|Kapitel|Teil|"
+# A list's item ("2. für die lokale Hautdosis …", "1.1 Inhalation", "c) in die Umgebung …") is a sentence of its own
+# for the reader; an amount is not ("… sind | 30 Jahre lang aufzubewahren." goes on).
+_NEW_BLOCK = re.compile(r"\s*(?:\(\d+[a-z]?\)|§|\d+\.(?:\d+\.?)*\s|[a-z]{1,2}\)\s|(?:Anlage|Anhang|Abschnitt|Kapitel|Teil|"
                         r"Artikel|Art\.|Section|Article|Annex|Chapter|Part)\s+\w{1,4}\b)")
 LEAD_CHARS = 160  # of the sentence's start on the page before, at most
 

@@ -108,6 +108,8 @@ def test_an_excerpt_ending_mid_sentence_shows_the_sentences_rest_from_the_next_p
     assert "goes on" not in _read_page_2([1], PAGE_3)  # the excerpt does not show the cut sentence
     assert "goes on" not in _read_page_2([2], "(3) Behälter sind zu kennzeichnen.")  # a paragraph of its own
     assert "goes on" not in _read_page_2([2], "2. die Abfälle sind zu kennzeichnen.")  # a list's item
+    assert "goes on" not in _read_page_2([2], "1.1 Inhalation Die Aktivität darf nicht höher sein.")
+    assert 'goes on on p. 3: "30 Jahre lang bereitzuhalten.")' in _read_page_2([2], "30 Jahre lang bereitzuhalten.")
 
 
 def test_a_sections_title_at_a_pages_foot_does_not_go_on_on_the_next_page() -> None:
