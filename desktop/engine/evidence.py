@@ -35,6 +35,7 @@ SECOND_SHARE = 0.4  # another sentence joins the best one when it scores this sh
 REFERENCES_PER_ITEM = 2  # references followed from one item: a statute sentence may cite a dozen units
 DUPLICATE = 92  # rapidfuzz ratio at which an item's sentences repeat what was gathered already
 SMALL_UNIT = 2  # a unit of at most this many chunks is followed into whatever its closest chunk says
+WIDEN = 4  # a task short of excerpts searches up to this many times ``Limits.per_query`` deep (``Gatherer._searched``)
 SPEAKS = 0.2  # of a longer unit, the closest chunk must hold this share of the aim (focus.score) in a sentence
 # A sentence that leans on the one before it ("Dies gilt …", "Satz 1 gilt entsprechend", "Abweichend von …").
 _CONTINUES = re.compile(r"^(?:[a-zäöü]|(?:Dies|Das|Diese[rs]?|Dabei|Dazu|Daneben|Danach|Hierbei|Hierfür|Sie|Er|Es|"
@@ -178,19 +179,7 @@ class Gatherer:
         result = Gathered()
         if self.limits.room <= 0:
             return result
-        hits = search(self.kb, queries, self.limits.per_query, self.language)
-        scores = rrf([[h.chunk_id for h in found] for found in hits], self.limits.fusion_k)
-        ranked = sorted(scores, key=lambda c: -scores[c])
-        result.candidates = len(ranked)
-        chunks = self.kb.catalog.chunks_by_id(ranked)
-        searched: list[tuple[WorkItem, Chunk]] = []
-        for chunk_id in ranked:
-            if len(searched) >= self.limits.room or chunk_id not in chunks:
-                continue
-            if (found := self._item(chunks[chunk_id], score=round(scores[chunk_id], 4))) is None:
-                result.duplicates += 1
-                continue
-            searched.append((found, chunks[chunk_id]))
+        searched = self._searched(queries, result)
         reference_room = self.limits.room // 2 if self.limits.depth and self.limits.room > 1 else 0
         children = self._follow(searched, reference_room, result)
         keep = searched[: max(1, self.limits.room - len(result.followed))]
@@ -201,6 +190,34 @@ class Gatherer:
         result.items += orphans
         result.capped = sorted(self.capped)
         return result
+
+    def _searched(self, queries: list[str], result: Gathered) -> list[tuple[WorkItem, Chunk]]:
+        """The task's search results cut to their sentences, best first, at most ``limits.room``. When the first
+        ``per_query`` results of its queries hold fewer new excerpts than the task may read, it searches deeper,
+        up to ``WIDEN`` times as deep: a task of one or two queries, or one whose best chunks an earlier task
+        took, would otherwise read what those few results hold and leave the time it has unused (§27's
+        single-fact laws-dev-01 and -03: 11 excerpts found and read, runs of 130 s and 71 s of a 300 s budget)."""
+        searched: list[tuple[WorkItem, Chunk]] = []
+        considered: set[str] = set()
+        k = self.limits.per_query
+        while True:
+            hits = search(self.kb, queries, k, self.language)
+            scores = rrf([[h.chunk_id for h in found] for found in hits], self.limits.fusion_k)
+            ranked = [c for c in sorted(scores, key=lambda c: -scores[c]) if c not in considered]
+            considered.update(ranked)
+            chunks = self.kb.catalog.chunks_by_id(ranked)
+            for chunk_id in ranked:
+                if len(searched) >= self.limits.room or chunk_id not in chunks:
+                    continue
+                if (found := self._item(chunks[chunk_id], score=round(scores[chunk_id], 4))) is None:
+                    result.duplicates += 1
+                    continue
+                searched.append((found, chunks[chunk_id]))
+            exhausted = all(len(found) < k for found in hits)  # the knowledge base has nothing more for them
+            if len(searched) >= self.limits.room or exhausted or k >= self.limits.per_query * WIDEN:
+                result.candidates = len(considered)
+                return searched
+            k = min(2 * k, self.limits.per_query * WIDEN)
 
     def _item(self, chunk: Chunk, **fields: object) -> WorkItem | None:
         """The chunk cut to its best sentences for this task, or None when the run has shown them already: in

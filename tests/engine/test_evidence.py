@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from desktop.engine.evidence import Aim, Gatherer, Limits, cut, search, shown_text
+from desktop.engine.evidence import WIDEN, Aim, Gatherer, Limits, cut, search, shown_text
 from desktop.engine.research_state import WorkItem
 from desktop.engine.state import Plan, Todo
 from desktop.engine.steps.gathering import aim
@@ -136,6 +136,22 @@ def test_what_the_run_gathered_already_is_not_gathered_again(sample_kb: Knowledg
     # the same sentences in another chunk are a duplicate too: the gatherer compares what it shows
     chunk = sample_kb.chunk(first.items[0].chunk_id)
     assert first_gatherer._item(chunk.model_copy(update={"chunk_id": "copy:1"})) is None
+
+
+def test_a_task_whose_first_results_were_gathered_already_searches_deeper(sample_kb: KnowledgeBase) -> None:
+    """§27, laws-dev-01 and -03: tasks of one or two queries, whose best chunks an earlier task had taken, found 5
+    new excerpts of the 8 they may read, and the runs read 11 excerpts in 71-130 s of a 300 s budget. A task
+    short of excerpts searches deeper, its first results still first, up to ``WIDEN`` times as deep."""
+    _, first = _gather(sample_kb, DOSE, [DOSE], room=5, depth=0)  # the query's first 5 results, taken by a task
+    assert len(first.items) == 5
+    _, again = _gather(sample_kb, DOSE, [DOSE], room=8, seen=first.items, depth=0)
+    assert len(again.items) == 8 and not {i.chunk_id for i in again.items} & {i.chunk_id for i in first.items}
+    deeper = [hit.chunk_id for hit in search(sample_kb, [DOSE], 5 * WIDEN, "de")[0]]
+    assert all(i.chunk_id in deeper for i in again.items)
+    _, widest = _gather(sample_kb, DOSE, [DOSE], room=40, depth=0)  # never deeper than WIDEN times the setting
+    assert widest.candidates == 5 * WIDEN and len(widest.items) <= 5 * WIDEN
+    _, full = _gather(sample_kb, DOSE, [DOSE, "Grenzwert effektive Dosis", "Kalenderjahr Millisievert"], room=8, depth=0)
+    assert full.candidates <= 15  # the first results held enough: no deeper search
 
 
 def test_evidence_is_numbered_anew_with_gaps_and_a_quote_never_spans_left_out_text() -> None:
