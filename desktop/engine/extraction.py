@@ -29,7 +29,7 @@ from desktop.engine.state import Todo
 from desktop.engine.step_context import StepContext
 from desktop.kb.database import KnowledgeBase
 from desktop.kb.errors import KbError
-from desktop.kb.models import DocumentInfo
+from desktop.kb.models import Chunk, DocumentInfo
 from desktop.kb.ingestion.tables import header_of, is_table_rows
 from desktop.llm.types import Message
 from desktop.report.model import Rect
@@ -48,7 +48,8 @@ def _tier(depth: int, relevance: float, tier1_min: float) -> int:
 
 async def _quotes(ctx: StepContext, source: Source, reading: ExcerptReading) -> list[QuoteRecord]:
     """The sentences the model named, cut from the source, verified against it and located on the page; a
-    sentence that goes on in the next chunk (``Source.rest``) with its rest from there, on that page."""
+    sentence begun in the chunk before (``Source.start``) with its start from there, and one that goes on in the
+    next chunk (``Source.rest``) with its rest, each on its own page."""
     records = []
     header = header_of(source.text)
     found = list(source.units)
@@ -58,15 +59,25 @@ async def _quotes(ctx: StepContext, source: Source, reading: ExcerptReading) -> 
             proposed=text, verified=check.verified, match=check.match, display=check.display if check.verified else None,
             chunk_id=source.chunk_id or "", doc_id=source.doc.doc_id, doc=source.doc.file_name, page=source.page,
             rects=rects, table_header=header if header and is_table_rows(text) else None))
-    rest = source.rest()
-    if rest and source.after and found and found[-1].number in reading.quote and records[-1].verified:
-        after = source.after
-        check, rects = await ctx.in_thread(_verified, ctx.kb, source.doc, after.page, after.text, rest)
-        if check.verified:
-            records.append(QuoteRecord(
-                proposed=rest, verified=True, match=check.match, display=check.display, chunk_id=after.chunk_id,
-                doc_id=source.doc.doc_id, doc=source.doc.file_name, page=after.page, rects=rects, continues=True))
+    start, rest = source.start(), source.rest()
+    if start and source.before and found and records and found[0].number in reading.quote and records[0].verified and \
+            (lead := await _across(ctx, source.doc, source.before, start)) is not None:
+        records[0] = records[0].model_copy(update={"continues": True})
+        records.insert(0, lead)
+    if rest and source.after and found and found[-1].number in reading.quote and records[-1].verified and \
+            (tail := await _across(ctx, source.doc, source.after, rest)) is not None:
+        records.append(tail.model_copy(update={"continues": True}))
     return records
+
+
+async def _across(ctx: StepContext, doc: DocumentInfo, chunk: Chunk, text: str) -> QuoteRecord | None:
+    """The part of a quoted sentence that stands across a page break, in ``chunk`` (the page before or after the
+    excerpt's), verified and located on its own page; None where it does not verify."""
+    check, rects = await ctx.in_thread(_verified, ctx.kb, doc, chunk.page, chunk.text, text)
+    if not check.verified:
+        return None
+    return QuoteRecord(proposed=text, verified=True, match=check.match, display=check.display, chunk_id=chunk.chunk_id,
+                       doc_id=doc.doc_id, doc=doc.file_name, page=chunk.page, rects=rects)
 
 
 def _verified(kb: KnowledgeBase, doc: DocumentInfo, page: int, source_text: str,

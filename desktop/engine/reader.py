@@ -30,9 +30,9 @@ _MID_SENTENCE = re.compile(r"\s*(?![a-zäöüß]{1,2}\)\s)[a-zäöüß]")
 _ENDS_SENTENCE = re.compile(r"[.!?:;]\W*\s*$")
 # Text that starts a paragraph, section or heading of its own: a chunk opening so does not go on with the sentence
 # the chunk before ends in (a German noun does: "… an eine Anlage des Bundes zur | Sicherstellung und …").
-# A list's item ("2. für die lokale Hautdosis …", "1.1 Inhalation", "c) in die Umgebung …") is a sentence of its own
+# A list's item ("2. für die lokale Hautdosis …", "2c. entgegen …", "1.1 Inhalation", "c) in die Umgebung …") is a sentence of its own
 # for the reader; an amount is not ("… sind | 30 Jahre lang aufzubewahren." goes on).
-_NEW_BLOCK = re.compile(r"\s*(?:\(\d+[a-z]?\)|§|\d+\.(?:\d+\.?)*\s|[a-z]{1,2}\)\s|(?:Anlage|Anhang|Abschnitt|Kapitel|Teil|"
+_NEW_BLOCK = re.compile(r"\s*(?:\(\d+[a-z]?\)|§|\d+[a-z]?\.(?:\d+\.?)*\s|[a-z]{1,2}\)\s|(?:Anlage|Anhang|Abschnitt|Kapitel|Teil|"
                         r"Artikel|Art\.|Section|Article|Annex|Chapter|Part)\s+\w{1,4}\b)")
 LEAD_CHARS = 160  # of the sentence's start on the page before, at most
 
@@ -54,6 +54,7 @@ class Source:
     title: str | None = None  # the section's title
     partial: bool = False  # some of the chunk's sentences are left out
     lead: str | None = None  # the start of the sentence the excerpt opens in, from the page before (``opening``)
+    before: Chunk | None = None  # the chunk that sentence starts in, on the page before (with ``lead``)
     after: Chunk | None = None  # the chunk its last sentence goes on in, on the next page (``closing``)
 
     def header(self, with_task: bool = False) -> str:
@@ -76,6 +77,14 @@ class Source:
         shown = shown if len(shown) <= LEAD_CHARS else shown[:LEAD_CHARS].rsplit(" ", 1)[0] + " …"
         return f'\n(sentence [{self.units[-1].number}] goes on on p. {self.after.page}: "{shown}")'
 
+    def start(self) -> str | None:
+        """The start of the excerpt's first sentence from the chunk before it (``before``), where the excerpt
+        opens in a sentence begun there: that chunk's last sentence, as its text has it."""
+        if self.before is None or self.lead is None:
+            return None
+        last = units(self.before.text)
+        return self.before.text[last[-1].start:last[-1].end] if last else None
+
     def rest(self) -> str | None:
         """The rest of the excerpt's last shown sentence from the chunk after it (``after``), where that sentence
         is the chunk's last: the first sentence of that chunk, as its text has it."""
@@ -88,11 +97,15 @@ class Source:
 def opening(chunk: Chunk, before: Chunk | None) -> str | None:
     """The start of the sentence ``chunk`` opens in the middle of, from the chunk before it on the page before
     (its last sentence, the last ``LEAD_CHARS`` of it), or None. A chunk is a page's text, and a page break
-    cuts sentences: 93 of the sample laws' 1,832 chunks open in a sentence begun on the page before (seen,
-    laws-research-14: AtEV p. 3 opens "mindestens ein Jahr lang bereitzuhalten", what is to be kept on p. 2)."""
+    cuts sentences: 93 of the sample laws' 1,832 chunks open in a sentence begun on the page before with a
+    lower-case word. One opening with a capital word goes on where ``closing`` joins the two pages (a German
+    noun: laws-research-14, AtEV p. 3 opens "Sicherstellung und zur Endlagerung … mindestens ein Jahr lang
+    bereitzuhalten", and what is to be kept, and by whom, stands on p. 2)."""
     if before is None or before.doc_id != chunk.doc_id or before.page != chunk.page - 1:
         return None
-    if not _MID_SENTENCE.match(chunk.text) or _ENDS_SENTENCE.search(before.text):
+    if not _MID_SENTENCE.match(chunk.text) and closing(before, chunk) is None:
+        return None  # a capital word goes on with the sentence only where the page before ends mid-sentence
+    if _ENDS_SENTENCE.search(before.text):
         return None
     last = units(before.text)
     if not last:
@@ -150,10 +163,12 @@ class Reader:
             if chunk is not None and chunk.doc_id in self.docs:
                 source = self.add(self.docs[chunk.doc_id], chunk.page, chunk.section, chunk.chunk_id, chunk.text, item,
                                   notes.get(item.chunk_id), chunk.section_title, item.units)
-                # only an excerpt that shows the chunk's first sentence, which opens mid-sentence, asks for the one before
-                if source is not None and source.units and _MID_SENTENCE.match(chunk.text) and \
+                # only an excerpt that shows the chunk's first sentence, which may open mid-sentence, asks for the one before
+                if source is not None and source.units and not _NEW_BLOCK.match(chunk.text) and \
                         source.units[0].start == units(chunk.text)[0].start:
-                    source = self.sources[source.label] = replace(source, lead=opening(chunk, self._next(chunk, -1)))
+                    before = self._next(chunk, -1)
+                    if (lead := opening(chunk, before)) is not None:
+                        source = self.sources[source.label] = replace(source, lead=lead, before=before)
                 # only one that shows the chunk's last sentence, which ends mid-sentence, asks for the one after
                 if source is not None and source.units and not _ENDS_SENTENCE.search(chunk.text) and \
                         source.units[-1].end >= len(chunk.text.rstrip()):

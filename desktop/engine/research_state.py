@@ -39,8 +39,10 @@ class QuoteRecord(_Model):
     page: int
     rects: list[Rect] = Field(default_factory=list)
     table_header: str | None = Field(None, description="the Markdown header of the table a quoted row is from")
-    continues: bool = Field(False, description="the rest of the sentence the quote before ends in, from the chunk "
-                                               "after it on the next page (reader.closing)")
+    continues: bool = Field(False, description="the rest of the sentence the quote before ends in, on the next "
+                                               "page: the excerpt's own quote after the start of its sentence from "
+                                               "the page before (reader.opening), or the rest from the chunk after it "
+                                               "(reader.closing)")
 
 
 class DriftVerdict(_Model):

@@ -132,3 +132,36 @@ def test_a_sentence_over_a_page_break_is_quoted_whole_and_each_part_on_its_page(
     whole = [" ".join(t.split()) for f, _ in continued for t in f.across_pages()]
     answer = " ".join(state.later.report.answer.split())
     assert any(t[-120:] + "“" in answer for t in whole)  # the sentence's end, in its quotation marks
+
+
+KEPT = ("Wie lange sind die Unterlagen über die erfassten Angaben nach der Ablieferung radioaktiver Abfälle an eine "
+        "Anlage des Bundes zur Sicherstellung und Endlagerung bereitzuhalten?")
+
+
+def test_a_sentence_begun_on_the_page_before_is_quoted_whole_and_each_part_on_its_page(harness, research_llm) -> None:  # noqa: ANN001
+    """The mirror of the rest: laws-research-14's AtEV p. 3 opens "Sicherstellung und zur Endlagerung …
+    mindestens ein Jahr lang bereitzuhalten.", and what is to be kept stands on p. 2. A quoted first sentence that
+    begun on the page before gets its start as a quote of that page (verified and located there), and the answer's
+    line shows the whole sentence."""
+    from support.research_llm import user_text
+
+    def leads_quoted(request):  # noqa: ANN001, ANN202
+        answer = research_llm.extraction("de", request.body)
+        led = set(re.findall(r"Excerpt (S\d+) \([^\n]*\):\n\(sentence \[1\] begins on p\.", user_text(request.body)))
+        for reading in answer["readings"]:
+            if reading["excerpt"] in led:
+                reading["quote"] = [1]
+        return replies.as_json(answer)
+    research_llm.overrides["ExtractionBatch"] = leads_quoted
+    research_llm.overrides["SynthesisAnswer"] = {"answer": [{"text": "Es gibt einen Grenzwert.", "sources": [99]}]}
+    state = harness.run(lambda engine: _to_report(engine, KEPT))
+    begun = [(f, f.quotes[i - 1], q) for f in state.later.research.findings for i, q in enumerate(f.quotes)
+             if q.continues and q.page == f.page]
+    assert begun
+    for f, lead, q in begun:
+        assert lead.verified and lead.page == f.page - 1 and lead.chunk_id != f.chunk_id and lead.rects
+        with pymupdf.open(next(c.path for c in state.later.report.citations if c.doc == f.doc)) as doc:
+            assert normalize(lead.display) in normalize(doc[lead.page - 1].get_text())
+    whole = [" ".join(t.split()) for f, _, _ in begun for t in f.across_pages()]
+    answer = " ".join(state.later.report.answer.split())
+    assert any(t[-120:] + "“" in answer for t in whole)

@@ -71,8 +71,8 @@ PAGE_2 = ("(2) Die Angaben sind auf Verlangen der zuständigen Behörde vorzuleg
 PAGE_3 = "mindestens ein Jahr lang bereitzuhalten. (3) Behälter sind zu kennzeichnen."
 
 
-def _read(units: list[int] | None, page_2: str = PAGE_2) -> str:
-    kb = _Kb([_chunk("c2", 2, 4, page_2), _chunk("c3", 3, 5, PAGE_3)])
+def _read(units: list[int] | None, page_2: str = PAGE_2, page_3: str = PAGE_3) -> str:
+    kb = _Kb([_chunk("c2", 2, 4, page_2), _chunk("c3", 3, 5, page_3)])
     reader = Reader(kb=kb, docs={DOC.doc_id: DOC})  # type: ignore[arg-type]
     reader.open([WorkItem(chunk_id="c3", units=units or [], task_id=1)], {})
     return next(iter(reader.sources.values())).block()
@@ -85,6 +85,20 @@ def test_an_excerpt_opening_mid_sentence_shows_the_sentences_start_from_the_page
     assert "(sentence [1]" not in _read([2])  # the excerpt does not show the cut sentence
     assert "(sentence [1]" not in _read([1], page_2=PAGE_2 + ".")  # the page before ends its sentence
     assert "begins on p. 2" in _read(None)
+
+
+def test_an_excerpt_opening_with_a_noun_the_page_before_runs_into_shows_the_sentences_start() -> None:
+    """laws-research-14 (1.5B model): AtEV p. 3 opens "Sicherstellung und zur Endlagerung … mindestens ein Jahr lang
+    bereitzuhalten.", and what is to be kept stands on p. 2, which ends "… an eine Anlage des Bundes zur". A German
+    noun opens a page mid-sentence wherever the page before ends in the sentence (``closing``)."""
+    page_2 = "(2) Die Angaben sind vorzulegen. Die Unterlagen sind nach der Ablieferung an eine Anlage des Bundes zur"
+    noun = "Sicherstellung und zur Endlagerung radioaktiver Abfälle mindestens ein Jahr lang bereitzuhalten. (3) Gut."
+    shown = _read([1], page_2, noun)
+    assert ('(sentence [1] begins on p. 2: "Die Unterlagen sind nach der Ablieferung an eine Anlage des Bundes zur")\n'
+            "[1] Sicherstellung und zur Endlagerung") in shown
+    assert "begins on p. 2" not in _read([1], page_2 + " Abfälle.", noun)  # the page before ends its sentence
+    assert "begins on p. 2" not in _read([1], "(2) Die Angaben sind vorzulegen. § 5 Ablieferung", noun)  # a title
+    assert "begins on p. 2" not in _read([1], page_2, "(3) Behälter sind zu kennzeichnen.")  # a paragraph of its own
 
 
 def _read_page_2(units: list[int] | None, page_3: str) -> str:
@@ -109,6 +123,7 @@ def test_an_excerpt_ending_mid_sentence_shows_the_sentences_rest_from_the_next_p
     assert "goes on" not in _read_page_2([2], "(3) Behälter sind zu kennzeichnen.")  # a paragraph of its own
     assert "goes on" not in _read_page_2([2], "2. die Abfälle sind zu kennzeichnen.")  # a list's item
     assert "goes on" not in _read_page_2([2], "1.1 Inhalation Die Aktivität darf nicht höher sein.")
+    assert "goes on" not in _read_page_2([2], "2c. entgegen § 7 den Zustand nicht prüft,")  # AtG § 46, p. 49
     assert 'goes on on p. 3: "30 Jahre lang bereitzuhalten.")' in _read_page_2([2], "30 Jahre lang bereitzuhalten.")
 
 

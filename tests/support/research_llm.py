@@ -76,7 +76,9 @@ def user_text(body: dict[str, Any]) -> str:
     return "\n".join(str(m.get("content", "")) for m in body.get("messages", []) if m.get("role") == "user")
 
 
-EXCERPT = re.compile(r"^Excerpt (S\d+) \(([^\n]*)\):\n((?:(?:\[\d+\] [^\n]*|\(…\))\n?)+)", re.M)
+# an excerpt's numbered sentences, after the start of its first sentence from the page before where it has one
+EXCERPT = re.compile(r"^Excerpt (S\d+) \(([^\n]*)\):\n(?:\(sentence \[1\] begins on p\. [^\n]*\n)?"
+                     r"((?:(?:\[\d+\] [^\n]*|\(…\))\n?)+)", re.M)
 
 
 def excerpts(body: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
