@@ -72,3 +72,28 @@ def test_the_json_summary_is_the_last_object_on_stdout() -> None:
     assert parse_summary('progress\n{"status": "running"}\n{"status": "done",\n "phase": "report"}\n') == {
         "status": "done", "phase": "report"}
     assert parse_summary("no summary") is None
+
+
+def test_a_run_cites_the_references_in_the_sentences_it_was_shown_of_what_it_read(sample_kb) -> None:  # noqa: ANN001
+    """``references_cited.py``: issue 21's "references followed in runs whose evidence cites one" counts only what
+    the model was shown — a reference in a sentence left out of an excerpt, or in an excerpt never read, was not."""
+    from references_cited import cited
+
+    from desktop.engine.sentences import units
+
+    hits = sample_kb.search("Grenzwerte beruflich exponierte Personen Absatz", 10)
+    chunk = next(c for c in (sample_kb.chunk(h.chunk_id) for h in hits) if c and any(
+        any(t.chunk_ids and (t.doc_id, t.section) != (c.doc_id, c.section) for t in r.targets)
+        for r in sample_kb.references(c.text, c.doc_id)))
+    at = {u.number: u for u in units(chunk.text)}
+    citing = {n for n, u in at.items() for r in sample_kb.references(chunk.text, chunk.doc_id)
+              if u.start <= r.reference.start < u.end and any(t.chunk_ids and (t.doc_id, t.section) !=
+                                                                (chunk.doc_id, chunk.section) for t in r.targets)}
+    plain = [n for n in at if n not in citing]
+
+    def state(shown: list[int], read: bool) -> dict:
+        return {"later": {"research": {"gathered": [{"chunk_id": chunk.chunk_id, "units": shown}],
+                                       "visited": [chunk.chunk_id] if read else [], "tasks": []}}}
+    assert cited(sample_kb, state([min(citing)], True))
+    assert not cited(sample_kb, state([min(citing)], False))  # never read
+    assert plain and not cited(sample_kb, state(plain[:1], True))  # the sentence that cites one was not shown
