@@ -357,6 +357,14 @@ def test_under_a_binding_budget_each_batch_is_planned_after_the_answer_before_it
     harness.settings = harness.settings.changed(research={"time_budget_s": 0})
     harness.run(lambda engine: _to_report(engine, QUESTION_DE))
     assert any(later[0] < earlier[1] for earlier, later in zip(arrivals, arrivals[1:]))  # concurrent batches
+    # a budget that does not bind: the first batch alone, at whose answer the reading knows its own speed (§28,
+    # laws-research-03: four concurrent batches planned at clarification's speed, the run 302 s of its 300)
+    arrivals.clear()
+    harness.settings = harness.settings.changed(research={"time_budget_s": 3000})
+    state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
+    assert not state.later.research.budget_binds and len(arrivals) >= 3
+    assert arrivals[1][0] >= arrivals[0][1]  # the second batch after the first's answer
+    assert any(later[0] < earlier[1] for earlier, later in zip(arrivals[1:], arrivals[2:]))  # then concurrent
 
 
 PARTS_DE = ("Welcher Grenzwert der effektiven Dosis gilt für beruflich exponierte Personen im Kalenderjahr, und wie "

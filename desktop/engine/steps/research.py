@@ -105,12 +105,17 @@ async def extract_batch(ctx: StepContext) -> str:
     batch across tasks; a killed run loses at most this step's batches. Under a binding time budget a step
     reads one batch: what fits is planned again after each answer, at the speed measured on the reading
     itself (seen: a plan made at the speed of clarification's short call — 10.5 answer tokens/s against 6–7
-    on the reading's long prompts — took 16 excerpts in one step, and the run took 439 s of a 300 s budget)."""
+    on the reading's long prompts — took 16 excerpts in one step, and the run took 439 s of a 300 s budget); with
+    any time budget the first step reads one batch, which measures that speed."""
     research, s = ctx.state.later.research, ctx.settings
     room = await readable(ctx)
     if _budget_spent(ctx, room):
         return "research.summarize"
-    per_step = s.extract_batch * (1 if research.budget_binds else s.extract_concurrency)
+    # before the reading has measured its own speed, a time budget's plan rests on clarification's short calls:
+    # the first step reads one batch whether the budget binds or not (seen, §28 laws-research-03: 32 excerpts
+    # planned in 230 s at their speed; four concurrent batches took 220 s, and the run 302 s of its 300)
+    one = research.budget_binds or bool(s.time_budget_s and not research.visited)
+    per_step = s.extract_batch * (1 if one else s.extract_concurrency)
     taken = _take(ctx, min(per_step, room if room is not None else 10**6))
     items = [item for _, item in taken]
     batches = [items[i:i + s.extract_batch] for i in range(0, len(items), s.extract_batch)]
