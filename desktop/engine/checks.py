@@ -13,7 +13,7 @@ from rapidfuzz import fuzz
 
 from desktop.engine.prompts import LANGUAGE_NAMES, NOT_SEARCHES, WRONG_LANGUAGE
 from desktop.kb.language import detect_language
-from desktop.kb.search.lexical import index_terms
+from desktop.kb.search.lexical import STOPWORDS, index_terms
 
 _FILE_NAME = re.compile(r"\.(?:pdf|docx?|txt|md|html?)\b", re.I)
 _WORD = re.compile(r"[^\W\d_]{3,}")
@@ -153,3 +153,33 @@ def subject_overlap(question: str, excerpts: list[str], share: float = 0.4) -> t
         if len(common) >= need:
             return n, common
     return None
+
+
+# Words of how one researches, not of what: a plan task of these alone names nothing the question does not
+# (seen in §28's single-fact plans of a 1.5B model: "Entschlüsselung der relevanten Gesetze" and "Anwendung
+# der relevanten Gesetze", two of laws-dev-08's four tasks, each with its own share of the reading and a
+# part of the brief answer that said nothing).
+_HOW_WORDS = """
+gesetz gesetze gesetzes gesetzen gesetzlich gesetzliche gesetzlichen vorschrift vorschriften regelung regelungen
+bestimmung bestimmungen norm normen relevant relevante relevanten relevanter anwendung anwenden anwendbar
+anwendbare anwendbaren entschlüsselung entschlüsseln analyse analysieren identifizierung identifizieren
+ermittlung ermitteln überprüfung überprüfen untersuchung untersuchen recherche recherchieren zusammenfassung
+zusammenfassen auswertung auswerten interpretation interpretieren auslegung auslegen rechtlich rechtliche
+rechtlichen rechtsgrundlage rechtsgrundlagen grundlage grundlagen rahmen rechtsrahmen anforderung anforderungen
+information informationen detail details aspekt aspekte thema frage fragen antwort antworten dokument dokumente
+quelle quellen inhalt inhalte bedeutung kontext überblick verständnis klärung klären definition definitionen
+law laws legal regulation regulations regulatory rule rules provision provisions requirement requirements
+applicable application apply applying analysis analyze analyse identify identification review research
+summary summarize interpretation interpret framework legislation statute statutes information detail details
+aspect aspects topic question answer document documents source sources content meaning context overview
+understanding clarify clarification definition define determine examine study
+them their they this these those
+"""  # the last line: pronouns the stop-word list lacks
+_HOW = {index_terms(w, lang) for w in _HOW_WORDS.split() for lang in ("de", "en")}
+
+
+def names_nothing(text: str) -> bool:
+    """A task of research words alone ("Anwendung der relevanten Gesetze", "Review the applicable
+    regulations"): every content word of it, stemmed as German or as English, is a word of how one researches."""
+    words = [w.casefold() for w in _WORD.findall(text) if w.casefold() not in STOPWORDS]
+    return bool(words) and all(index_terms(w, "de") in _HOW or index_terms(w, "en") in _HOW for w in words)

@@ -61,7 +61,8 @@ ENGLISH: dict[str, str] = {
         "warn_prompt_too_long": "{prompt}: {error}; going on without it",
         "warn_plan_trimmed": "the model proposed {proposed} to-dos; the first {kept} are kept "
                              "(research.plan_max_initial)",
-        "warn_plan_merged": "the model proposed {proposed} to-dos, some of them the same or the question itself; "
+        "warn_plan_merged": "the model proposed {proposed} to-dos, some of them the same, the question itself or without a "
+                            "subject of their own; "
                             "{kept} distinct ones are kept",
         "warn_plan_overruled": "plan: the model called the question unanswerable, but excerpt [{excerpt}] concerns "
                                "its subject ({terms}); the research goes ahead",

@@ -265,8 +265,8 @@ class ProgressPanel(QWidget):
                                              "it"),
             "warn_prompt_too_long": self.tr("{prompt}: {error}; going on without it"),
             "warn_plan_trimmed": self.tr("the model proposed {proposed} tasks; the first {kept} are kept"),
-            "warn_plan_merged": self.tr("the model proposed {proposed} tasks, some of them the same or the question "
-                                        "itself; {kept} distinct ones are kept"),
+            "warn_plan_merged": self.tr("the model proposed {proposed} tasks, some of them the same, the question "
+                                        "itself or without a subject of their own; {kept} distinct ones are kept"),
             "warn_plan_overruled": self.tr("the model called the question unanswerable, but excerpt [{excerpt}] "
                                            "concerns its subject ({terms}); the research goes ahead"),
             "warn_time_budget": self.tr("to keep to the time budget, the research reads {excerpts} of up to "

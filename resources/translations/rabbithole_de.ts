@@ -1292,12 +1292,12 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         <translation>Die Antwort erscheint hier, während sie geschrieben wird.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="164"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="167"/>
         <source>{read}, {references}</source>
         <translation>{read}, {references}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="165"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="168"/>
         <source>%Ln read</source>
         <translation>
             <numerusform>%Ln gelesen</numerusform>
@@ -1305,7 +1305,7 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="166"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="169"/>
         <source>%Ln reference(s)</source>
         <translation>
             <numerusform>%Ln Verweis</numerusform>
@@ -1313,7 +1313,7 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="184"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="187"/>
         <source>%Ln token(s) · {0} s</source>
         <translation>
             <numerusform>%Ln Token · {0} s</numerusform>
@@ -1321,243 +1321,243 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="221"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="224"/>
         <source>— {phase} —</source>
         <translation>— {phase} —</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="222"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="225"/>
         <source>Round {round}, searched: {queries}</source>
         <translation>Runde {round}, gesucht: {queries}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="223"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="226"/>
         <source>{new} new passages found ({duplicates} seen before)</source>
         <translation>{new} neue Passagen gefunden ({duplicates} bereits bekannt)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="224"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="227"/>
         <source>Coverage {coverage}, {gaps} gap(s)</source>
         <translation>Abdeckung {coverage}, {gaps} Lücke(n)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="225"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="228"/>
         <source>Clarification ended ({reason}); research queries: {queries}</source>
         <translation>Klärung beendet ({reason}); Suchanfragen der Recherche: {queries}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="226"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="229"/>
         <source>Task {task_id}: {task} ({chunks} passages to read)</source>
         <translation>Aufgabe {task_id}: {task} ({chunks} Passagen zu lesen)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="227"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="230"/>
         <source>  Finding {finding}, tier {tier}: {doc} p. {page}, {verified} of {quotes} quotes verified</source>
         <translation>  Befund {finding}, Stufe {tier}: {doc} S. {page}, {verified} von {quotes} Zitaten verifiziert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="229"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="232"/>
         <source>  Following “{reference}” → {doc} p. {page} (depth {depth})</source>
         <translation>  Verweis „{reference}“ → {doc} S. {page} (Tiefe {depth})</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="230"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="233"/>
         <source>Task {task_id} {status}: {findings} finding(s)</source>
         <translation>Aufgabe {task_id} {status}: {findings} Befund(e)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="231"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="234"/>
         <source>Off-topic filter: {kept} kept, {filtered} set aside</source>
         <translation>Themenfilter: {kept} behalten, {filtered} aussortiert</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="232"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="235"/>
         <source>The model rates its answer {total}/400</source>
         <translation>Das Modell bewertet seine Antwort mit {total}/400</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="233"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="236"/>
         <source>The model rates its answer {total}/400 — revising once</source>
         <translation>Das Modell bewertet seine Antwort mit {total}/400 — wird einmal überarbeitet</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="234"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="237"/>
         <source>Quality: the measured figures only (the time budget leaves no room for the model&apos;s self-rating)</source>
         <translation>Qualität: nur die gemessenen Werte (das Zeitbudget lässt keinen Raum für die Selbsteinschätzung des Modells)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="236"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="239"/>
         <source>Report ready: {citations} citation(s)</source>
         <translation>Bericht fertig: {citations} Quellenangabe(n)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="237"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="240"/>
         <source>Evidence report ready (the model wrote no usable answer): {citations} citation(s)</source>
         <translation>Belegbericht fertig (das Modell schrieb keine brauchbare Antwort): {citations} Quellenangabe(n)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="239"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="242"/>
         <source>Estimate: research and report take about {duration} here ({calls} LLM calls; the server reads {read_tps} and writes {write_tps} tokens/s)</source>
         <translation>Schätzung: Recherche und Bericht dauern hier etwa {duration} ({calls} LLM-Aufrufe; der Server liest {read_tps} und schreibt {write_tps} Tokens/s)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="241"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="244"/>
         <source>Estimate: research and report take about {duration} here ({calls} LLM calls; the server reads {read_tps} and writes {write_tps} tokens/s; {excerpts} of up to {allowed} excerpts are read within the time budget)</source>
         <translation>Schätzung: Recherche und Bericht dauern hier etwa {duration} ({calls} LLM-Aufrufe; der Server liest {read_tps} und schreibt {write_tps} Tokens/s; im Zeitbudget werden {excerpts} von bis zu {allowed} Auszügen gelesen)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="245"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="248"/>
         <source>LLM request failed ({purpose}): {error}</source>
         <translation>LLM-Anfrage fehlgeschlagen ({purpose}): {error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="246"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="249"/>
         <source>Warning: {message}</source>
         <translation>Warnung: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="247"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="250"/>
         <source>Error: {message}</source>
         <translation>Fehler: {message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="249"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="252"/>
         <source>Warning: {0}</source>
         <translation>Warnung: {0}</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="250"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="253"/>
         <source>Cancelled; resume to continue from here.</source>
         <translation>Abgebrochen; setzen Sie die Recherche fort, um hier weiterzumachen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="251"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="254"/>
         <source>The report is ready.</source>
         <translation>Der Bericht ist fertig.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="252"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="255"/>
         <source>Error: unknown step “{step}” (saved by another version?)</source>
         <translation>Fehler: unbekannter Schritt „{step}“ (von einer anderen Version gespeichert?)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="253"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="256"/>
         <source>Paused: {error}. Resume the run once the LLM server answers.</source>
         <translation>Pausiert: {error}. Setzen Sie den Lauf fort, sobald der LLM-Server antwortet.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="254"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="257"/>
         <source>Error: {error} — fix this and resume the run to continue from here.</source>
         <translation>Fehler: {error} — beheben Sie das und setzen Sie die Recherche fort, um hier weiterzumachen.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="259"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="262"/>
         <source>{prompt}: the model&apos;s answer did not pass a check ({error}); it is used as it is</source>
         <translation>{prompt}: die Antwort des Modells hat eine Prüfung nicht bestanden ({error}); sie wird unverändert verwendet</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="261"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="264"/>
         <source>{prompt}: the model gave no usable answer ({error}); going on without it</source>
         <translation>{prompt}: das Modell gab keine brauchbare Antwort ({error}); es geht ohne sie weiter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="263"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="266"/>
         <source>{prompt}: {error}; going on without it</source>
         <translation>{prompt}: {error}; es geht ohne diesen Schritt weiter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="264"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="267"/>
         <source>the model proposed {proposed} tasks; the first {kept} are kept</source>
         <translation>das Modell schlug {proposed} Aufgaben vor; die ersten {kept} werden behalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="265"/>
-        <source>the model proposed {proposed} tasks, some of them the same or the question itself; {kept} distinct ones are kept</source>
-        <translation>das Modell schlug {proposed} Aufgaben vor, teils gleiche oder die Frage selbst; {kept} verschiedene werden behalten</translation>
+        <location filename="../../desktop/ui/progress_panel.py" line="268"/>
+        <source>the model proposed {proposed} tasks, some of them the same, the question itself or without a subject of their own; {kept} distinct ones are kept</source>
+        <translation>das Modell schlug {proposed} Aufgaben vor, teils gleiche, die Frage selbst oder ohne eigenen Gegenstand; {kept} verschiedene werden behalten</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="267"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="270"/>
         <source>the model called the question unanswerable, but excerpt [{excerpt}] concerns its subject ({terms}); the research goes ahead</source>
         <translation>das Modell hielt die Frage für unbeantwortbar, aber Auszug [{excerpt}] betrifft ihren Gegenstand ({terms}); die Recherche geht weiter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="269"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="272"/>
         <source>to keep to the time budget, the research reads {excerpts} of up to {allowed} excerpts, with no task summaries by the LLM, so that the run takes about {duration} on this LLM server (Settings: time budget; 0 reads all)</source>
         <translation>um im Zeitbudget zu bleiben, liest die Recherche {excerpts} von bis zu {allowed} Auszügen, ohne Zusammenfassungen der Aufgaben durch das LLM, sodass sie auf diesem LLM-Server etwa {duration} dauert (Einstellungen: Zeitbudget; 0 liest alles)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="273"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="276"/>
         <source>“{database}” is still being embedded: {missing} of {total} passages have no vector yet, so the search finds them by their words only</source>
         <translation>„{database}“ wird noch eingebettet: {missing} von {total} Passagen haben noch keinen Vektor, die Suche findet sie nur über ihre Wörter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="275"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="278"/>
         <source>time budget: {read} excerpts were read; the {left} gathered excerpts left are not read (Settings: time budget; 0 reads all)</source>
         <translation>Zeitbudget: {read} Textstellen wurden gelesen; die {left} übrigen gefundenen Textstellen werden nicht gelesen (Einstellungen: Zeitbudget; 0 liest alle)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="277"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="280"/>
         <source>task {task_id}: none of the {read} excerpts just read helped; its {skipped} lower-ranked search results are not read</source>
         <translation>Aufgabe {task_id}: keiner der {read} eben gelesenen Auszüge half; ihre {skipped} niedriger eingestuften Suchtreffer werden nicht gelesen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="279"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="282"/>
         <source>no usable answer for {count} excerpts ({error}); they were skipped</source>
         <translation>keine brauchbare Antwort für {count} Auszüge ({error}); sie wurden übersprungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="280"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="283"/>
         <source>stopped following references into {doc}: followed {times} times for task {task_id}</source>
         <translation>Verweisen in {doc} wird nicht mehr gefolgt: {times}-mal für Aufgabe {task_id} gefolgt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="282"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="285"/>
         <source>{filtered} of {total} findings ({share}) drifted from the question and were set aside; check the plan or the clarification if the report misses something.</source>
         <translation>{filtered} von {total} Befunden ({share}) wichen von der Frage ab und wurden aussortiert; prüfen Sie Plan oder Klärung, falls dem Bericht etwas fehlt.</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="284"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="287"/>
         <source>synthesis: {count} statement(s) named no source and were left out</source>
         <translation>Synthese: {count} Aussage(n) nannten keine Quelle und wurden weggelassen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="285"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="288"/>
         <source>synthesis: {count} statement(s) left out of the answer ({reasons}); the findings they rest on stay in the report</source>
         <translation>Synthese: {count} Aussage(n) nicht in die Antwort übernommen ({reasons}); die Erkenntnisse, auf denen sie beruhen, bleiben im Bericht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="287"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="290"/>
         <source>synthesis: the model could not write a usable answer ({error}); the report lists the evidence instead</source>
         <translation>Synthese: das Modell konnte keine brauchbare Antwort schreiben ({error}); der Bericht listet stattdessen die Belege auf</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="289"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="292"/>
         <source>synthesis: the model could not write a usable answer ({error}); the answer shows each of {tasks} tasks with the evidence Rabbithole chose for it</source>
         <translation>Synthese: das Modell konnte keine brauchbare Antwort schreiben ({error}); die Antwort zeigt jede der {tasks} Aufgaben mit dem Beleg, den Rabbithole für sie ausgewählt hat</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="292"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="295"/>
         <source>synthesis: the revision gave no usable answer ({error}); the first answer stands</source>
         <translation>Synthese: die Überarbeitung gab keine brauchbare Antwort ({error}); die erste Antwort bleibt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="294"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="297"/>
         <source>time budget: the answer shows each of {parts} parts of the question with the evidence Rabbithole chose for it, not an answer written by the LLM, whose time went to reading (Settings: time budget; 0 has it written)</source>
         <translation>Zeitbudget: die Antwort zeigt jede der {parts} Teilfragen mit den Belegen, die Rabbithole für sie ausgewählt hat, keine vom LLM geschriebene Antwort; seine Zeit ging ins Lesen (Einstellungen: Zeitbudget; 0 lässt sie schreiben)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="308"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="311"/>
         <source>{0}%</source>
         <comment>a percentage</comment>
         <translation>{0}&#xa0;%</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="311"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="314"/>
         <source>{0} s</source>
         <translation>{0} s</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/progress_panel.py" line="312"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="315"/>
         <source>%n minute(s)</source>
         <translation>
             <numerusform>%n Minute</numerusform>
@@ -1565,52 +1565,52 @@ Klicken Sie im Bericht auf eine Quelle [n] oder doppelklicken Sie auf ein Dokume
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="322"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="325"/>
         <source>ended by you</source>
         <translation>von Ihnen beendet</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="322"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="325"/>
         <source>the last round was reached</source>
         <translation>letzte Runde erreicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="323"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="326"/>
         <source>the token budget was reached</source>
         <translation>Token-Budget erreicht</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="324"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="327"/>
         <source>nothing new was found</source>
         <translation>nichts Neues gefunden</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="325"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="328"/>
         <source>the model gave no usable answer</source>
         <translation>das Modell gab keine brauchbare Antwort</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="326"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="329"/>
         <source>automatic</source>
         <translation>automatisch</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="326"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="329"/>
         <source>done</source>
         <translation>erledigt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="326"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="329"/>
         <source>skipped</source>
         <translation>übersprungen</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="327"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="330"/>
         <source>running</source>
         <translation>läuft</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/progress_panel.py" line="327"/>
+        <location filename="../../desktop/ui/progress_panel.py" line="330"/>
         <source>pending</source>
         <translation>offen</translation>
     </message>

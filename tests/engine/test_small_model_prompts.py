@@ -12,7 +12,7 @@ from support.research_llm import QUESTION_DE, QUESTION_EN, excerpts, prompt_text
 from desktop.engine import events as ev
 from desktop.engine import prompts as P
 from desktop.engine import prompts_synthesis as PS
-from desktop.engine.checks import distinct, is_search, subject_overlap
+from desktop.engine.checks import distinct, is_search, names_nothing, subject_overlap
 from desktop.engine.schemas import ExtractionBatch
 from desktop.engine.sentences import numbered, quotes
 
@@ -99,6 +99,21 @@ def test_research_queries_are_searches(harness, research_llm) -> None:  # noqa: 
     call = _calls(harness, "clarify.finalize")[0]
     assert "These are not search queries: 'StrlSchG.pdf'; '§ 5'" in call.attempts[0]["error"]
     assert [is_search(q) for q in ("NiSV.pdf", "§ 78", "§ 78 StrlSchG Grenzwert")] == [False, False, True]
+
+
+@pytest.mark.parametrize(("task", "nothing"), [
+    ("Anwendung der relevanten Gesetze", True),  # §28, laws-dev-08 (1.5B Qwen)
+    ("Entschlüsselung der relevanten Gesetze", True),
+    ("Identify the applicable regulations and review them", True),
+    ("Analyse der Anforderungen", True),
+    ("Anforderungen an die ärztliche Überwachung", False),  # a subject of its own
+    ("Anwendung des Strahlenschutzgesetzes", False),  # a law named
+    ("Regelmäßige Überprüfung der Messgeräte", False),
+    ("Definition der Kategorie A", False),
+    ("Review the liability of the operator", False),
+])
+def test_a_task_of_research_words_alone_names_nothing(task: str, nothing: bool) -> None:
+    assert names_nothing(task) is nothing
 
 
 def test_the_plan_says_nothing_is_relevant_only_when_so(harness, research_llm) -> None:  # noqa: ANN001

@@ -9,8 +9,8 @@ from pydantic import BaseModel
 from desktop.engine import events as ev
 from desktop.engine import prompts as P
 from desktop.engine import question_parts
-from desktop.engine.checks import (all_of, distinct, is_search, language_check, queries_in, same_text, search_check,
-                                   subject_overlap, written_in)
+from desktop.engine.checks import (all_of, distinct, is_search, language_check, names_nothing, queries_in, same_text,
+                                   search_check, subject_overlap, written_in)
 from desktop.engine.excerpts import budgeted_excerpts, bullet_list, excerpt_budget
 from desktop.engine.estimate import research_estimate
 from desktop.engine.evidence import Aim, cut_text
@@ -68,21 +68,26 @@ def _no_plan() -> PlanProposal:
     return PlanProposal(answerable=True, reason="", items=[])
 
 
-def merged(question: str, items: list[PlanItem]) -> list[PlanItem]:
+def merged(question: str, items: list[PlanItem], own_words: bool = False) -> tuple[list[PlanItem], list[str]]:
     """The proposed to-dos without near-identical repeats (seen: a 1.5B model's plan with tasks 1, 2 and 3 of
-    the same title, text and queries, each researched and shown three times) and without a restatement of
-    the question, which is task 0 already; a repeat's queries join the first of its kind."""
+    the same title, text and queries, each researched and shown three times), and the queries of the ones
+    that only stand for the question, which is task 0 already: a restatement of it, or a task of research
+    words alone ("Anwendung der relevanten Gesetze": ``checks.names_nothing``). A repeat's queries join the
+    first of its kind; the queries of a task that stands for the question join the question's. Tasks in the
+    question's ``own_words`` (its parts) are the user's: one of research words alone stays."""
     kept: list[PlanItem] = []
+    for_question: list[str] = []
     for item in items:
         task = " ".join(item.task.split())
-        if not task or same_text(task, question):
+        if not task or same_text(task, question) or (not own_words and names_nothing(task)):
+            for_question += item.subtasks
             continue
         first = next((k for k in kept if same_text(k.task, task)), None)
         if first is None:
             kept.append(item.model_copy(update={"task": task}))
         else:
             first.subtasks = distinct([*first.subtasks, *item.subtasks])
-    return kept
+    return kept, distinct(for_question)
 
 
 async def _adopt(ctx: StepContext, proposal: PlanProposal, revision: int, shown: list[str], keep: int | None = None,
@@ -90,9 +95,9 @@ async def _adopt(ctx: StepContext, proposal: PlanProposal, revision: int, shown:
     """The proposal as the plan awaiting approval: at most ``keep`` tasks besides the question itself (what the
     prompt asked for: ``plan_max_initial``)."""
     state = ctx.state
-    task0 = Todo(id=0, task=state.question, context=state.clarification.summary or "")
     keep = keep or min(ctx.settings.plan_max_initial, ctx.settings.plan_max_items - 1)
-    distinct_items = merged(state.question, proposal.items)
+    distinct_items, for_question = merged(state.question, proposal.items, own_words=by_parts)
+    task0 = Todo(id=0, task=state.question, context=state.clarification.summary or "", subtasks=for_question)
     if len(distinct_items) < len(proposal.items):
         ctx.warn("warn_plan_merged", proposed=len(proposal.items), kept=len(distinct_items))
     if len(distinct_items) > keep:
