@@ -188,12 +188,14 @@ async def read_batch(ctx: StepContext, todos: dict[int, Todo], items: list[WorkI
     the findings of the excerpts that help."""
     s, state = ctx.settings, ctx.state
     docs = await ctx.documents()
-    reader = Reader(ctx.kb, docs)
+    research = state.later.research
+    reader = Reader(ctx.kb, docs, frozenset({*research.visited, *research.served} - {i.chunk_id for i in items}))
     await ctx.in_thread(reader.open, items, _notes(items, origins))
     if not reader.sources:
         return []
     tasks = [todos[t] for t in dict.fromkeys(i.task_id for i in items) if t in todos]
     readings, turns = await _converse(ctx, tasks, reader, list(docs.values()))
+    research.served += [src.chunk_id for src in reader.sources.values() if src.item is None and src.chunk_id]
     findings = []
     sentences = _sentences(reader)
     asked = parts(state.question)

@@ -3,9 +3,9 @@
 An excerpt is evidence the engine gathered (``evidence.py``: a few sentences of a chunk, numbered anew
 from [1], with "(…)" where the chunk's other sentences are left out) or text served on the model's
 request. Requests — the interactive retrieval of the design — are served from the knowledge base, each
-once: ``neighbours`` shows the whole chunk of an excerpt that showed only part of it, then the chunks
+once, and never with a chunk the run read in an earlier conversation: ``neighbours`` shows the whole chunk of an excerpt that showed only part of it, then the chunks
 around it; ``pages`` a document's pages; ``keyword`` an exact-words search in a document; ``semantic`` a
-search, optionally filtered. All of it is blocking work: the step calls ``Reader.open`` and
+search, optionally filtered; either search within the pages asked for. All of it is blocking work: the step calls ``Reader.open`` and
 ``Reader.serve`` in its worker threads.
 """
 
@@ -25,6 +25,7 @@ from desktop.kb.textnorm import resolve_line_hyphens
 
 _MAX_REGISTRY = 40
 _PAGES_PER_REQUEST = 2
+_SERVED = 3  # chunks a search request serves
 # A chunk that opens in the middle of a sentence: a lower-case word, not a list's item ("b) soweit …").
 _MID_SENTENCE = re.compile(r"\s*(?![a-zäöüß]{1,2}\)\s)[a-zäöüß]")
 _ENDS_SENTENCE = re.compile(r"[.!?:;]\W*\s*$")
@@ -149,6 +150,10 @@ class Reader:
 
     kb: KnowledgeBase
     docs: dict[str, DocumentInfo]
+    # chunks the run read in earlier conversations (gathered or served): a search request serves others (seen,
+    # laws-dev-09 with a 1.5B model: the same keyword request in two batches served the same three chunks of
+    # § 175 StrlSchG twice, and each was read and kept twice)
+    read_before: frozenset[str] = frozenset()
     sources: dict[str, Source] = field(default_factory=dict)
     asked: set[str] = field(default_factory=set)
     # the sentence numbers shown of each chunk (by document, page and chunk id); None: the whole chunk
@@ -242,7 +247,7 @@ class Reader:
             whole = self.add(source.doc, source.page, source.section, source.chunk_id, source.text, title=source.title)
             if whole is not None:
                 return [whole]
-        chunks = self.kb.neighbours(source.chunk_id, 1, 1)
+        chunks = [c for c in self.kb.neighbours(source.chunk_id, 1, 1) if c.chunk_id not in self.read_before]
         return [s for c in chunks
                 if (s := self.add(self.docs[c.doc_id], c.page, c.section, c.chunk_id, c.text, title=c.section_title))]
 
@@ -260,12 +265,12 @@ class Reader:
             return [s for p in pages if (s := self.add(doc, p.page, None, None, p.text))]
         if not req.query.strip():
             raise ValueError("it has no query")
-        if req.kind == "keyword":
-            hits = kb.keyword_search(self._doc(req.doc).doc_id, req.query, k=3)
-        else:
-            filt = SearchFilter(docs=[self._doc(req.doc).doc_id] if req.doc.strip() else None,
-                                tags=[req.tag] if req.tag.strip() else None, page_from=req.page_from or None,
-                                page_to=req.page_to or None)
-            hits = kb.search(req.query, k=3, filt=None if filt.is_empty() else filt)
-        return [s for h in hits
+        # a keyword search is in one document; either kind keeps to the pages asked for
+        doc = self._doc(req.doc).doc_id if req.kind == "keyword" or req.doc.strip() else None
+        filt = SearchFilter(docs=[doc] if doc else None, tags=[req.tag] if req.kind != "keyword" and req.tag.strip() else None,
+                            page_from=req.page_from or None, page_to=req.page_to or None)
+        hits = kb.search(req.query, _SERVED + len(self.read_before), "lexical" if req.kind == "keyword" else "hybrid",
+                         None if filt.is_empty() else filt)
+        fresh = [h for h in hits if h.chunk_id not in self.read_before][:_SERVED]
+        return [s for h in fresh
                 if (s := self.add(self.docs[h.doc_id], h.page, h.section, h.chunk_id, h.text, title=h.section_title))]

@@ -132,6 +132,8 @@ class Research(_Model):
     current: int | None = None
     findings: list[Finding] = Field(default_factory=list)
     visited: list[str] = Field(default_factory=list, description="chunk ids read closely in this run")
+    served: list[str] = Field(default_factory=list, description="chunk ids served on the model's requests: read, "
+                              "and not served again in a later conversation")
     gathered: list[WorkItem] = Field(default_factory=list, description="the evidence the engine gathered, by task")
     issued: int = Field(0, description="finding ids handed out (F1, F2, …), also to reads that found nothing")
     skip_requested: list[int] = Field(default_factory=list)

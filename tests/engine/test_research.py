@@ -278,6 +278,36 @@ def test_a_request_repeated_after_it_was_served_ends_the_conversation(harness, r
     assert max(_conversations(harness)) == 2  # the first answer and the one turn that served something
 
 
+def test_a_search_request_serves_no_chunk_an_earlier_conversation_read(harness, research_llm) -> None:  # noqa: ANN001
+    """Seen with the 1.5B model (laws-dev-09): the same keyword request in two batches served the same three chunks
+    twice, and each became a finding twice. The second batch's request serves chunks not read yet, within the
+    pages it names."""
+    ask = {"readings": [], "requests": [{"kind": "keyword", "doc": "StrlSchG", "query": "Grenzwert",
+                                         "page_from": 50, "page_to": 56}]}
+    research_llm.once["ExtractionBatch"] = [ask, {"readings": [], "requests": []}, ask]
+    harness.settings = harness.settings.changed(research={"extract_concurrency": 1, "extract_batch": 2,
+                                                          "time_budget_s": 0})
+    state = harness.run(lambda engine: _to_report(engine, QUESTION_DE))
+    assert state.status == "done"
+    turns = [c.messages[-1]["content"] for c in harness.of(ev.LlmCall)
+             if c.purpose == "research.extract" and len(c.messages) > 2]
+    assert len(turns) == 2  # each batch's request served something
+
+    def served(text: str) -> dict[str, int]:
+        """Each served excerpt's text with its page."""
+        blocks = re.split(r"\n*Excerpt S\d+ \(", text.split("Requested text:")[1])[1:]
+        return {b.split("):", 1)[1].split("\n\n")[0].strip(): int(re.match(r"StrlSchG\.pdf, p\. (\d+)", b).group(1))
+                for b in blocks}
+
+    first, second = served(turns[0]), served(turns[1])
+    assert len(first) == 3 and second and not first.keys() & second.keys()
+    assert all(50 <= page <= 56 for page in [*first.values(), *second.values()])
+    read = [(f.task_id, f.chunk_id) for f in state.later.research.findings]
+    assert len(read) == len(set(read))
+    served = state.later.research.served  # a gathered excerpt served whole before is not read again either
+    assert len(served) == len(set(served)) and not set(served) & set(state.later.research.visited[2:])
+
+
 def test_each_turn_of_requests_needs_room_in_the_time_budget(harness, research_llm, monkeypatch) -> None:  # noqa: ANN001
     """Seen (laws-research-11): the budget had room for a turn when the batch was sent, and three turns ran past it.
     Each turn asks again; here the room is gone after the first."""

@@ -67,12 +67,14 @@ def _take(ctx: StepContext, size: int) -> list[tuple[TaskRun, WorkItem]]:
     """The next ``size`` excerpts to read, whatever task they are for: each task's best first, in turns (the
     question itself takes two a turn where it leads a plan of a few side tasks, and comes last where the
     tasks are its parts), so that a reading the time budget stops early has the best of every task. A skipped
-    task's are dropped."""
+    task's are dropped, and so is an excerpt whose chunk an earlier conversation was served whole on request."""
     research = ctx.state.later.research
     running = [t for t in research.tasks if t.status == "running"]
+    served = set(research.served)
     for run in running:
         if run.task_id in research.skip_requested:
             run.queue = []
+        run.queue = [item for item in run.queue if item.chunk_id not in served]
     parts = by_parts(ctx.state)
     leads = not parts and len(running) <= TASK0_LEADS
     running.sort(key=lambda r: parts and r.task_id == 0)  # a question of parts: each part's best first
