@@ -17,7 +17,8 @@ keys (``answer_scoring.gold_facts``) stands in that stage's text:
 5. kept: the verified quotes of the findings the drift filter kept;
 6. answer: the report's answer.
 
-Prints one line per question and the totals; nothing is written.
+Prints one line per question and the totals; with ``--which``, also the facts each stage lost (the facts
+the stage before held and it does not); nothing is written.
 """
 
 from __future__ import annotations
@@ -73,12 +74,19 @@ def stages(state: dict[str, Any], chunks: dict[str, str]) -> dict[str, list[str]
     }
 
 
+def lost(held: dict[str, set[str]]) -> list[str]:
+    """Each stage with the facts it lost, the stage before holding them ("read lost b, d")."""
+    return [f"{stage} lost {', '.join(sorted(held[before] - held[stage]))}"
+            for before, stage in zip(STAGES, STAGES[1:]) if held[before] - held[stage]]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("runs_dir", type=Path)
     ap.add_argument("questions", type=Path)
     ap.add_argument("data_dir", type=Path)
     ap.add_argument("--db", default="Sample")
+    ap.add_argument("--which", action="store_true", help="also name the facts each stage lost")
     args = ap.parse_args()
     questions = [json.loads(line) for line in args.questions.read_text(encoding="utf-8").splitlines() if line.strip()]
     paths = resolve_paths(data_dir=args.data_dir)
@@ -99,6 +107,8 @@ def main() -> int:
                 totals[stage] += len(held[stage])
             print(f"{q['id']} ({q['lang']}, {len(facts)} facts): "
                   + ", ".join(f"{stage} {len(held[stage])}" for stage in STAGES))
+            if args.which:
+                print("    " + "; ".join(lost(held)))
     print(f"all ({facts_total} facts): " + ", ".join(f"{stage} {totals[stage]}" for stage in STAGES))
     return 0
 

@@ -97,3 +97,11 @@ def test_a_run_cites_the_references_in_the_sentences_it_was_shown_of_what_it_rea
     assert cited(sample_kb, state([min(citing)], True))
     assert not cited(sample_kb, state([min(citing)], False))  # never read
     assert plain and not cited(sample_kb, state(plain[:1], True))  # the sentence that cites one was not shown
+
+
+def test_fact_losses_names_the_facts_each_stage_lost() -> None:
+    from fact_losses import lost
+
+    held = {"gathered": {"a", "b", "c"}, "read": {"a", "b"}, "shown": {"a", "b"}, "quoted": {"a"}, "kept": {"a"},
+            "answer": {"a", "c"}}  # an answer may state a fact no quote held: it is no loss of the stage before
+    assert lost(held) == ["read lost c", "quoted lost b"]

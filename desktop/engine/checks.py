@@ -17,6 +17,7 @@ from desktop.kb.search.lexical import STOPWORDS, index_terms
 
 _FILE_NAME = re.compile(r"\.(?:pdf|docx?|txt|md|html?)\b", re.I)
 _WORD = re.compile(r"[^\W\d_]{3,}")
+_NUMBER = re.compile(r"\d+")
 _MIN_WORDS_FOR_LANGUAGE = 8  # below this, function-word counting cannot tell German from English
 NEAR_DUPLICATE = 90  # rapidfuzz token-sort ratio at which two list items say the same
 
@@ -36,8 +37,11 @@ def search_check(queries: Callable[[object], list[str]]) -> Callable[[object], s
 
 
 def same_text(a: str, b: str) -> bool:
-    """Near-duplicates: the same words reordered, a letter or two changed, case and spacing aside."""
-    return fuzz.token_sort_ratio(" ".join(a.split()).casefold(), " ".join(b.split()).casefold()) >= NEAR_DUPLICATE
+    """Near-duplicates: the same words reordered, a letter or two changed, case and spacing aside; never two texts
+    that name other numbers (seen, a 1.5B model's plan: "Verfahren nach § 17" and "Verfahren nach § 199" were
+    merged into "Verfahren nach § 18", and the section that answers the question, § 17, lost its to-do)."""
+    return sorted(_NUMBER.findall(a)) == sorted(_NUMBER.findall(b)) and \
+        fuzz.token_sort_ratio(" ".join(a.split()).casefold(), " ".join(b.split()).casefold()) >= NEAR_DUPLICATE
 
 
 def distinct(texts: Iterable[str]) -> list[str]:
@@ -158,7 +162,8 @@ def subject_overlap(question: str, excerpts: list[str], share: float = 0.4) -> t
 # Words of how one researches, not of what: a plan task of these alone names nothing the question does not
 # (seen in §28's single-fact plans of a 1.5B model: "Entschlüsselung der relevanten Gesetze" and "Anwendung
 # der relevanten Gesetze", two of laws-dev-08's four tasks, each with its own share of the reading and a
-# part of the brief answer that said nothing).
+# part of the brief answer that said nothing; in the next runs "Verpflichtungen" and "Erklärungen", the latter's line
+# a sentence on a witness's signature).
 _HOW_WORDS = """
 gesetz gesetze gesetzes gesetzen gesetzlich gesetzliche gesetzlichen vorschrift vorschriften regelung regelungen
 bestimmung bestimmungen norm normen relevant relevante relevanten relevanter anwendung anwenden anwendbar
@@ -168,6 +173,7 @@ zusammenfassen auswertung auswerten interpretation interpretieren auslegung ausl
 rechtlichen rechtsgrundlage rechtsgrundlagen grundlage grundlagen rahmen rechtsrahmen anforderung anforderungen
 information informationen detail details aspekt aspekte thema frage fragen antwort antworten dokument dokumente
 quelle quellen inhalt inhalte bedeutung kontext überblick verständnis klärung klären definition definitionen
+erklärung erklärungen pflicht pflichten verpflichtung verpflichtungen
 law laws legal regulation regulations regulatory rule rules provision provisions requirement requirements
 applicable application apply applying analysis analyze analyse identify identification review research
 summary summarize interpretation interpret framework legislation statute statutes information detail details

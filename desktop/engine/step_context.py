@@ -65,13 +65,13 @@ class StepContext:
 
     async def ask(self, prompt: Prompt, schema: type[A], check: Callable[[object], str | None] | None = None, *,
                   answer_tokens: int | None = None, retries: int | None = None, keep_cut: bool = False,
-                  **values: Any) -> A:
+                  time_left_s: float | None = None, **values: Any) -> A:
         """One structured LLM call, recorded for the audit trail and counted in the run's usage; its answer
         is bounded by ``answer_tokens`` or the prompt's own bound (``keep_cut``: ``CallOptions.keep_cut``)."""
         messages = prompt.render(language=self.state.language, **values)
         return await self.ask_messages(messages, schema, prompt.name, check,
                                        max_tokens=answer_tokens or prompt.max_tokens, retries=retries,
-                                       keep_cut=keep_cut)
+                                       keep_cut=keep_cut, time_left_s=time_left_s)
 
     async def ask_or(self, fallback: Callable[[], A], prompt: Prompt, schema: type[A],
                      check: Callable[[object], str | None] | None = None, *, lenient: bool = False,
@@ -100,10 +100,12 @@ class StepContext:
 
     async def ask_messages(self, messages: list[Message], schema: type[A], purpose: str,
                            check: Callable[[object], str | None] | None = None, *, max_tokens: int | None = None,
-                           retries: int | None = None, keep_cut: bool = False) -> A:
+                           retries: int | None = None, keep_cut: bool = False, time_left_s: float | None = None) -> A:
         """A structured call on a conversation the caller built (multi-turn extraction). Every attempt is
-        in the audit trail and counted, also those of a call that gave no usable answer in the end."""
-        options = CallOptions(purpose=purpose, max_tokens=max_tokens, retries=retries, keep_cut=keep_cut)
+        in the audit trail and counted, also those of a call that gave no usable answer in the end;
+        ``time_left_s``: ``CallOptions.time_left_s``."""
+        options = CallOptions(purpose=purpose, max_tokens=max_tokens, retries=retries, keep_cut=keep_cut,
+                              time_left_s=time_left_s)
         try:
             result = await self.llm.generate_structured(messages, schema, options, check=check)
         except BadOutput as exc:

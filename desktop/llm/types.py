@@ -32,6 +32,8 @@ class CallOptions(_Model):
     retries: int | None = Field(None, ge=0, le=5, description="extra tries of a structured answer (default: the settings')")
     keep_cut: bool = Field(False, description="a structured answer cut off at the token limit keeps the complete list "
                                               "items before the cut, where they make a valid answer")
+    time_left_s: float | None = Field(None, ge=0, description="seconds a structured answer may take, its retries "
+                                      "included: another attempt is sent only where one as long as the last fits")
 
 
 class Usage(_Model):

@@ -132,6 +132,18 @@ def test_no_retries_means_one_attempt(fake: FakeOllama, kind: str) -> None:
     assert len(err.value.attempts) == 1
 
 
+def test_another_attempt_is_sent_only_where_the_time_left_has_room_for_it(fake: FakeOllama, kind: str) -> None:
+    """A run's time budget (seen, laws-dev-10 with a 1.5B model: three tries of the brief answer took 219 s, the
+    run 392 s of its 300): a try of 0.3 s leaves no room for another in 0.5 s, and does in 5 s."""
+    fake.script(replies.slow(0.3, replies.invalid_json("no json")))
+    with pytest.raises(BadOutput) as err:
+        run_structured(fake, kind, [], options=CallOptions(time_left_s=0.5))
+    assert len(err.value.attempts) == 1 and "no time was left for another" in str(err.value)
+    fake.script(replies.slow(0.3, replies.invalid_json("no json")), GOOD)
+    result = run_structured(fake, kind, [], options=CallOptions(time_left_s=5))
+    assert result.value == Answer(**GOOD) and len(result.attempts) == 2
+
+
 def test_fences_prose_and_thinking_around_the_json_are_tolerated(fake: FakeOllama, kind: str) -> None:
     fake.script("<think>The ordinance says 20.</think>\n```json\n" + json.dumps(GOOD) + "\n```")
     result = run_structured(fake, kind, [])

@@ -19,7 +19,7 @@ from desktop.engine import prompts_synthesis as PS
 from desktop.engine.answer import Rendered, cited_numbers, plain, render, unquote_unverified
 from desktop.engine.checks import foreign, some_in_language
 from desktop.engine.coverage import completed, meaning
-from desktop.engine.estimate import brief_answer_tokens
+from desktop.engine.estimate import brief_answer_tokens, remaining_budget
 from desktop.engine.findings import BRIEF_SOURCE_CHARS, SOURCE_CHARS, kept_findings, source_block, tasks_text
 from desktop.engine.research_state import Finding
 from desktop.engine.state import by_parts
@@ -99,14 +99,17 @@ def synthesis_budget(ctx: StepContext, context: int) -> int:
 
 async def _compose(ctx: StepContext, sources: list[Finding], feedback: str) -> SynthesisAnswer:
     """The model's answer; one cut off at the token limit keeps its complete statements (a small model repeats
-    a statement until the limit: the statements before are the answer, a retry costs half a minute)."""
+    a statement until the limit: the statements before are the answer, a retry costs half a minute). Under a
+    time budget it is asked again only where the budget has room for another try (``CallOptions.time_left_s``);
+    else the tasks are answered by their evidence (``_without_model``)."""
     check = _check([_support_text(f) for f in sources], ctx.state.language)
+    left = remaining_budget(ctx)
     if not brief(ctx):
         return await ctx.ask(PS.SYNTHESIS, SynthesisAnswer, check, feedback=feedback, keep_cut=True,
-                             **_values(ctx, sources))
+                             time_left_s=left, **_values(ctx, sources))
     n = _statements(ctx, sources)
     answer = await ctx.ask(PS.SYNTHESIS_BRIEF, brief_answer(n), lambda v: check(v.full()), feedback=feedback,  # type: ignore[attr-defined]
-                           keep_cut=True, answer_tokens=brief_answer_tokens(n),
+                           keep_cut=True, answer_tokens=brief_answer_tokens(n), time_left_s=left,
                            n=n, **_values(ctx, sources))
     return answer.full()
 
