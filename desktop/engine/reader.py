@@ -3,10 +3,11 @@
 An excerpt is evidence the engine gathered (``evidence.py``: a few sentences of a chunk, numbered anew
 from [1], with "(…)" where the chunk's other sentences are left out) or text served on the model's
 request. Requests — the interactive retrieval of the design — are served from the knowledge base, each
-once, and never with a chunk the run read in an earlier conversation: ``neighbours`` shows the whole chunk of an excerpt that showed only part of it, then the chunks
-around it; ``pages`` a document's pages; ``keyword`` an exact-words search in a document; ``semantic`` a
-search, optionally filtered; either search within the pages asked for. All of it is blocking work: the step calls ``Reader.open`` and
-``Reader.serve`` in its worker threads.
+once, and never with a chunk the run read in an earlier conversation: ``neighbours`` shows the whole chunk
+of an excerpt that showed only part of it, then the chunks around it; ``pages`` a document's pages;
+``keyword`` an exact-words search in a document; ``semantic`` a search, optionally filtered; either search
+within the pages asked for. All of it is blocking work: the step calls ``Reader.open`` and ``Reader.serve``
+in its worker threads.
 """
 
 from __future__ import annotations
@@ -267,8 +268,9 @@ class Reader:
             raise ValueError("it has no query")
         # a keyword search is in one document; either kind keeps to the pages asked for
         doc = self._doc(req.doc).doc_id if req.kind == "keyword" or req.doc.strip() else None
-        filt = SearchFilter(docs=[doc] if doc else None, tags=[req.tag] if req.kind != "keyword" and req.tag.strip() else None,
-                            page_from=req.page_from or None, page_to=req.page_to or None)
+        tags = [req.tag] if req.kind != "keyword" and req.tag.strip() else None
+        filt = SearchFilter(docs=[doc] if doc else None, tags=tags, page_from=req.page_from or None,
+                            page_to=req.page_to or None)
         hits = kb.search(req.query, _SERVED + len(self.read_before), "lexical" if req.kind == "keyword" else "hybrid",
                          None if filt.is_empty() else filt)
         fresh = [h for h in hits if h.chunk_id not in self.read_before][:_SERVED]

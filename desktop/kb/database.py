@@ -298,10 +298,6 @@ class KnowledgeBase:
         scored = sorted(((c, float(stored[c] @ vector)) for c in chunk_ids if c in stored), key=lambda x: -x[1])
         return scored + [(c, 0.0) for c in chunk_ids if c not in stored]
 
-    def keyword_search(self, doc_ref: str, query: str, k: int = 10) -> list[SearchHit]:
-        doc = self.find_document(doc_ref)
-        return self.search(query, k, "lexical", SearchFilter(docs=[doc.doc_id]))
-
     def neighbours(self, chunk_id: str, before: int = 1, after: int = 1) -> list[Chunk]:
         return retrieval.neighbours(self.catalog, chunk_id, before, after)
 

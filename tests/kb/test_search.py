@@ -121,7 +121,7 @@ def test_retrieval_primitives(filled: KnowledgeBase) -> None:
     pages = filled.pages("PruefG.pdf", 2, 3)
     assert [p.page for p in pages] == [2, 3] and "§ 1" in pages[0].text
 
-    inside = filled.keyword_search("PruefG.pdf", "Antragstellers Frist", k=5)
+    inside = filled.search("Antragstellers Frist", k=5, mode="lexical", filt=SearchFilter(docs=["PruefG.pdf"]))
     assert inside and {h.doc for h in inside} == {"PruefG.pdf"}
 
 
