@@ -17,12 +17,13 @@ Everything here is blocking knowledge-base work; a step runs ``gather`` in one o
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
 from desktop.engine.checks import written_in
-from desktop.engine.focus import asks_for_figure, score
+from desktop.engine.focus import asks_for_figure, score, states_figure
 from desktop.engine.research_state import WorkItem
 from desktop.engine.sentences import units
 from desktop.kb.database import KnowledgeBase
@@ -36,6 +37,7 @@ REFERENCES_PER_ITEM = 2  # references followed from one item: a statute sentence
 DUPLICATE = 92  # rapidfuzz ratio at which an item's sentences repeat what was gathered already
 SMALL_UNIT = 2  # a unit of at most this many chunks is followed into whatever its closest chunk says
 WIDEN = 4  # a task short of excerpts searches up to this many times ``Limits.per_query`` deep (``Gatherer._searched``)
+FIGURE_LEAN = 0.02  # by meaning, a sentence stating a figure the aim asks for leans this much closer (cosine)
 SPEAKS = 0.2  # of a longer unit, the closest chunk must hold this share of the aim (focus.score) in a sentence
 # A sentence that leans on the one before it ("Dies gilt …", "Satz 1 gilt entsprechend", "Abweichend von …").
 _CONTINUES = re.compile(r"^(?:[a-zäöü]|(?:Dies|Das|Diese[rs]?|Dabei|Dazu|Daneben|Danach|Hierbei|Hierfür|Sie|Er|Es|"
@@ -51,10 +53,11 @@ class Aim:
 
     text: str
     wants_figure: bool
+    task: str = ""  # the task's own words, in the question's language: what is ranked by meaning (``cut``)
 
     @classmethod
     def of(cls, question: str, task: str, queries: list[str]) -> "Aim":
-        return cls(" ".join(dict.fromkeys([question, task, *queries])), asks_for_figure(question))
+        return cls(" ".join(dict.fromkeys([question, task, *queries])), asks_for_figure(question), task)
 
 
 @dataclass(frozen=True)
@@ -105,16 +108,21 @@ def search(kb: KnowledgeBase, queries: list[str], k: int, language: str) -> list
     return [next(found["semantic" if s else "hybrid"]) for s in semantic]
 
 
-def cut(text: str, aim: Aim, language: str) -> list[int]:
+Closeness = Callable[[list[str]], Sequence[float]]  # each sentence's closeness in meaning to an aim
+
+
+def cut(text: str, aim: Aim, language: str, close: Closeness | None = None) -> list[int]:
     """The numbers (``sentences.units``) of the sentences of ``text`` that answer ``aim`` best: the best one,
     the next ones that score at least ``SECOND_SHARE`` of it, and the sentence before the first when it only
     continues that one; in their order, at most ``MAX_SENTENCES`` within ``MAX_WORDS``. A short chunk is
-    shown whole."""
+    shown whole. Scored by the aim's words, or with ``close`` by meaning (``Gatherer``: an aim in another
+    language than the documents shares no words with them)."""
     found = units(text)
     if len(found) <= 2 or len(text.split()) <= MAX_WORDS // 2:
         return [u.number for u in found]
     sentence = {u.number: text[u.start:u.end] for u in found}
-    scores = {n: score(aim.text, s, language, aim.wants_figure) for n, s in sentence.items()}
+    scores = _by_meaning(sentence, aim, close) if close else \
+        {n: score(aim.text, s, language, aim.wants_figure) for n, s in sentence.items()}
     ranked = sorted(scores, key=lambda n: (-scores[n], n))
     if scores[ranked[0]] <= 0:  # nothing of the aim stands in it (a reference target, a served neighbour)
         ranked = [n for n in ranked if len(sentence[n].split()) >= 4] or ranked
@@ -123,6 +131,14 @@ def cut(text: str, aim: Aim, language: str) -> list[int]:
     chosen = [best] + ([best - 1] if best > 1 and _CONTINUES.match(sentence[best]) else [])
     chosen += [n for n in ranked[1:] if n not in chosen and scores[n] >= SECOND_SHARE * scores[best] > 0]
     return _within(sorted(set(chosen)), sentence, chosen)
+
+
+def _by_meaning(sentence: dict[int, str], aim: Aim, close: Closeness) -> dict[int, float]:
+    """Each sentence's closeness in meaning to the aim (a cosine, always above 0), a sentence stating a figure
+    leaning closer where the aim asks for one."""
+    closeness = close(list(sentence.values()))
+    return {n: float(c) + (FIGURE_LEAN if aim.wants_figure and states_figure(s) else 0.0)
+            for (n, s), c in zip(sentence.items(), closeness)}
 
 
 def cut_text(text: str, aim: Aim, language: str) -> str:
@@ -158,10 +174,12 @@ class Gatherer:
     step's state is changed only on the loop, with the result."""
 
     def __init__(self, kb: KnowledgeBase, aim: Aim, limits: Limits, seen: list[WorkItem], followed_units: list[str],
-                 doc_names: dict[str, str], language: str) -> None:
+                 doc_names: dict[str, str], language: str, asked_in: str | None = None) -> None:
         self.kb = kb
         self.language = language  # the documents' (``search``)
+        self.asked_in = asked_in or language  # the question's
         self.aim = aim
+        self.close = self._closeness(aim.task) if self.asked_in != language and aim.task else None
         self.limits = limits
         # the sentences of each chunk shown so far (None: all of it — an older run read whole chunks)
         self.shown: dict[str, set[int] | None] = {}
@@ -219,10 +237,18 @@ class Gatherer:
                 return searched
             k = min(2 * k, self.limits.per_query * WIDEN)
 
+    def _closeness(self, words: str) -> Closeness:
+        """How close in meaning sentences are to ``words`` (the knowledge base's multilingual embedder, cosines
+        of normalised vectors). An English task over German statutes shares no words with them: ranked by
+        words, each chunk showed its first sentences (seen, laws-research-06 and -12: "2,5 Milliarden Euro",
+        "80 Millionen Euro", "vier Wochen" stood in chunks read for their part, in no sentence shown)."""
+        aim = self.kb.embedder.embed_query(words)
+        return lambda texts: (self.kb.embedder.embed_passages(texts) @ aim).tolist()
+
     def _item(self, chunk: Chunk, **fields: object) -> WorkItem | None:
         """The chunk cut to its best sentences for this task, or None when the run has shown them already: in
         this chunk (another task read other sentences of it: the new ones are shown) or standing in another."""
-        numbers = cut(chunk.text, self.aim, chunk.language)
+        numbers = cut(chunk.text, self.aim, chunk.language, self.close if chunk.language != self.asked_in else None)
         if chunk.chunk_id in self.shown:
             before = self.shown[chunk.chunk_id]
             if before is None or all(n in before for n in numbers):

@@ -86,6 +86,53 @@ def test_a_part_of_the_question_is_cut_by_its_own_words() -> None:
     assert aim(ctx(True), plan.items[0], []) == Aim.of(RECORDS, RECORDS, [])  # type: ignore[arg-type]
 
 
+def test_by_meaning_a_chunk_is_cut_to_the_sentences_closest_to_the_aim() -> None:
+    """With a closeness (the Gatherer's, across languages) the sentences are ranked by it, not by the aim's words:
+    the closest first, a sentence stating a figure leaning closer where the aim asks for one."""
+    text = ("§ 34 Freistellungsverpflichtung (1) Der Bund stellt den Inhaber einer Kernanlage von "
+            "Schadensersatzverpflichtungen frei, soweit diese von der Deckungsvorsorge nicht gedeckt sind. "
+            "Der Höchstbetrag der Freistellungsverpflichtung beträgt 2,5 Milliarden Euro. "
+            "(2) Die Freistellung umfasst auch die Kosten der Rechtsverfolgung in angemessenem Umfang. "
+            "(3) Das Nähere regelt eine Rechtsverordnung der Bundesregierung mit Zustimmung des Bundesrates. "
+            "(4) Die Vorschriften gelten auch für die Beförderung von Kernmaterialien innerhalb des Landes.")
+    asked = "Up to what maximum does the Federal Government indemnify the operator?"
+    sentences = {u.number: text[u.start:u.end] for u in units(text)}
+    closest = {"(2) Die Freistellung": 0.80, "Der Höchstbetrag": 0.79, "§ 34": 0.78}
+
+    def close(texts: list[str]) -> list[float]:
+        return [next((c for start, c in closest.items() if t.startswith(start)), 0.70) for t in texts]
+
+    by_words = cut(text, Aim.of(asked, asked, []), "de")
+    by_meaning = cut(text, Aim.of(asked, asked, []), "de", close)
+    assert not any("2,5 Milliarden" in sentences[n] for n in by_words)  # no English word stands in it
+    assert [sentences[n][:20] for n in by_meaning] == ["§ 34 Freistellungsve", "Der Höchstbetrag der",
+                                                       "(2) Die Freistellung"]
+    first = sorted(by_meaning, key=lambda n: -close([sentences[n]])[0] - 0.02 * ("2,5" in sentences[n]))[0]
+    assert sentences[first].startswith("Der Höchstbetrag")  # 0.79 + the figure's lean passes 0.80
+
+
+INDEMNITY = ("Up to what maximum does the Federal Government indemnify the operator for liabilities not covered by "
+             "its financial security?")
+
+
+def test_an_english_task_over_german_statutes_is_shown_the_sentences_closest_in_meaning(sample_kb: KnowledgeBase) -> None:
+    """laws-research-06 (1.5B model, an English question over the German laws): the chunks holding § 31 and § 34
+    AtG's figures were gathered and read for their parts, each cut by the part's words, which no German sentence
+    shares; each showed its first sentences, and "2,5 Milliarden Euro" and "80 Millionen Euro" were never read.
+    Asked in another language than the documents, the gatherer ranks each chunk's sentences by meaning."""
+    names = {d.doc_id: d.file_name for d in sample_kb.documents()}
+
+    def shown(asked_in: str) -> str:
+        gatherer = Gatherer(sample_kb, Aim.of(INDEMNITY, INDEMNITY, []), Limits(8, 5, 0, 6), [], [], names, "de",
+                            asked_in)
+        found = gatherer.gather([INDEMNITY])
+        chunks = sample_kb.catalog.chunks_by_id([i.chunk_id for i in found.items])
+        return " ".join(" ".join(shown_text(chunks[i.chunk_id], i.units).split()) for i in found.items)
+
+    assert "2,5 Milliarden Euro" in shown("en")
+    assert "2,5 Milliarden Euro" not in shown("de")  # the same chunks, cut by the task's words
+
+
 def test_a_query_in_another_language_than_the_documents_is_searched_by_meaning(sample_kb: KnowledgeBase) -> None:
     queries = ["Grenzwert der effektiven Dosis beruflich exponierter Personen",
                "What is the limit of the effective dose for occupationally exposed workers?",

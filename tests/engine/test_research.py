@@ -15,6 +15,7 @@ from support.research_llm import QUESTION_DE, QUESTION_EN, TEXTS, prompt_text
 from desktop.engine import events as ev
 from desktop.engine.answer import render, unquote_unverified
 from desktop.engine.coverage import MORE_PER_TASK
+from desktop.engine.evidence import Gatherer
 from desktop.engine.schemas import LINE_CHARS, SHORT_CHARS, Statement, SynthesisAnswer
 from desktop.engine.sentences import units
 from desktop.engine.steps.quality import cited_sentence_share
@@ -471,6 +472,24 @@ def test_cli_auto_runs_all_phases_and_exports(capsys, sample_paths, fake_llm, tm
 def test_english_report(harness, question: str) -> None:  # noqa: ANN001
     state = harness.run(lambda engine: _to_report(engine, question))
     assert state.later.report.language == "en" and state.later.report.answer.startswith(TEXTS["en"]["answer"])
+
+
+def test_a_question_in_another_language_than_the_documents_has_its_evidence_cut_by_meaning(harness, monkeypatch) -> None:  # noqa: ANN001
+    """The gathering step tells the gatherer the question's language: an English question over the German sample
+    laws ranks each chunk's sentences by meaning (``evidence.Gatherer.close``), a German one by its words."""
+    by_meaning: list[bool] = []
+    init = Gatherer.__init__
+
+    def spy(self, *args, **kwargs) -> None:  # noqa: ANN001, ANN002, ANN003
+        init(self, *args, **kwargs)
+        by_meaning.append(self.close is not None)
+
+    monkeypatch.setattr(Gatherer, "__init__", spy)
+    state = harness.run(lambda engine: _to_report(engine, QUESTION_EN))
+    assert state.doc_language == "de" and by_meaning and all(by_meaning)
+    by_meaning.clear()
+    harness.run(lambda engine: _to_report(engine, QUESTION_DE))
+    assert by_meaning and not any(by_meaning)
 
 
 def test_a_reading_that_restates_the_question_is_no_reading(harness, research_llm) -> None:  # noqa: ANN001

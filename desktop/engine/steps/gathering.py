@@ -67,7 +67,7 @@ async def _gather(ctx: StepContext, run: TaskRun, names: dict[str, str]) -> None
     gathered = {w.chunk_id for w in research.gathered}  # an older run read whole chunks it did not gather
     seen = research.gathered + [WorkItem(chunk_id=c) for c in research.visited if c not in gathered]
     gatherer = await ctx.in_thread(Gatherer, ctx.kb, aim(ctx, task, queries[1:]), limits, seen, run.followed_units,
-                                   names, ctx.state.doc_language)
+                                   names, ctx.state.doc_language, ctx.state.language)
     found = await ctx.in_thread(gatherer.gather, queries)
     run.found += len(found.items)
     run.queue = [item.model_copy(update={"task_id": run.task_id}) for item in found.items[:reading]]
