@@ -24,9 +24,10 @@ mSv" read from a quote of "mehr als 1 Millisievert")."""
 
 from __future__ import annotations
 
+from desktop.engine.answer_kinds import asks_kind, holds_kind
 from desktop.engine.citation_support import stated_amounts, support
 from desktop.engine.closeness import Meaning, closeness
-from desktop.engine.figure_kinds import asked_kinds, kinded_figures, new_figures, said_figures, states_kind
+from desktop.engine.figure_kinds import asked_kinds, kinded_figures, new_figures, said_figures
 from desktop.engine.findings import MARKER, kept_findings
 from desktop.engine.focus import MIN_OVERLAP, answers, asks_for_figure, figures, score
 from desktop.engine.named_bodies import asks_for_body, names_body
@@ -114,24 +115,10 @@ def _candidates(task: Todo, kept: list[Finding], language: str, answer_language:
     return [f for f in kept if f.verified_quotes and (f.task_id == task.id or answered(f))]
 
 
-def _asks_kind(task: Todo) -> bool:
-    """Whether ``task`` asks for a kind of answer a sentence can be seen to hold: a figure, or a named body."""
-    return asks_for_figure(task.task) or asks_for_body(task.task)
-
-
-def _of_kind(task: Todo, text: str) -> bool:
-    """Whether ``text`` holds the kind of answer ``task`` asks for: a figure of the kind it asks for (any kind
-    where it names none) where it asks for a figure, a body by its name where it asks which body (``named_bodies``);
-    true where it asks for neither."""
-    if asks_for_figure(task.task) and not states_kind(text, asked_kinds(task.task)):
-        return False
-    return names_body(text) or not asks_for_body(task.task)
-
-
 def _kinded(task: Todo, text: str, language: str) -> bool:
     """Whether ``text``, a sentence about ``task`` (``MIN_OVERLAP`` of its words), holds the kind of answer it asks
-    for (``_of_kind``)."""
-    return _asks_kind(task) and support(task.task, text, language) >= MIN_OVERLAP and _of_kind(task, text)
+    for (``answer_kinds.holds_kind``)."""
+    return asks_kind(task.task) and support(task.task, text, language) >= MIN_OVERLAP and holds_kind(task.task, text)
 
 
 def _ranked(task: Todo, question: str, candidates: list[Finding], language: str,
@@ -295,9 +282,9 @@ async def meaning(ctx: StepContext) -> Meaning:
 def _closest(task: Todo, kept: list[Finding], shown: set[str],
              close: dict[str, float]) -> tuple[Finding, tuple[str, bool]] | None:
     """The kept sentence closest in meaning to ``task`` that no line shows yet, one holding the kind of answer it
-    asks for (``_of_kind``: a figure of its kind, a named body); with its finding, as a quote."""
+    asks for (``answer_kinds.holds_kind``: a figure of its kind, a named body); with its finding, as a quote."""
     pool = [(close[text], f, text) for f in kept for text in _sentences(f)
-            if text in close and text not in shown and _of_kind(task, text)]
+            if text in close and text not in shown and holds_kind(task.task, text)]
     if not pool:
         return None
     _, f, text = max(pool, key=lambda p: p[0])

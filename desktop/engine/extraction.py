@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from desktop.engine import prompts as P
 from desktop.engine.answer import whole_words
+from desktop.engine.answer_kinds import asks_kind, holds_kind
 from desktop.engine.estimate import room_for_requests
 from desktop.engine.focus import answers, focused
 from desktop.engine.prompts import language_name
@@ -25,7 +26,7 @@ from desktop.engine.research_state import Finding, QuoteRecord, WorkItem
 from desktop.engine.schemas import INFO_CHARS, ExcerptReading, ExtractionBatch, TranslatedBatch
 from desktop.engine.sentences import quotes
 from desktop.engine.statements import restates
-from desktop.engine.state import Todo
+from desktop.engine.state import Todo, by_parts
 from desktop.engine.step_context import StepContext
 from desktop.kb.database import KnowledgeBase
 from desktop.kb.errors import KbError
@@ -203,7 +204,8 @@ async def read_batch(ctx: StepContext, todos: dict[int, Todo], items: list[WorkI
     asked_all = [state.question, *(t.task for t in (state.plan.items if state.plan else tasks))]
     quoted = _quoted(state.later.research.findings)  # read before (served on request, for another task)
     rescued = {label: r for label, r in passed_over(reader, readings, sentences, list(state.plan.items) if state.plan
-                                                    else tasks, state.doc_language).items()
+                                                    else tasks, state.doc_language, state.language,
+                                                    by_parts(state)).items()
                if _shows_more(sentences[label], quoted.get(reader.sources[label].chunk_id or "", ""))}
     for label, reading in [*readings.items(), *rescued.items()]:
         source = reader.sources.get(label)
@@ -240,7 +242,8 @@ async def read_batch(ctx: StepContext, todos: dict[int, Todo], items: list[WorkI
 
 
 def passed_over(reader: Reader, readings: dict[str, ExcerptReading], sentences: dict[str, dict[int, str]],
-                tasks: list[Todo], language: str) -> dict[str, ExcerptReading]:
+                tasks: list[Todo], language: str, asked_in: str | None = None,
+                plan_by_parts: bool = False) -> dict[str, ExcerptReading]:
     """The excerpts of evidence the engine gathered that the model left out of its answer though their shown
     sentences answer a task of the plan (``focus.answers``: half its words, and a figure where it asks for one),
     each with a reading of all its sentences; it stays the finding of the task it was gathered for (the task
@@ -248,13 +251,25 @@ def passed_over(reader: Reader, readings: dict[str, ExcerptReading], sentences: 
     questions): an excerpt gathered for one part stating the "fünf Arbeitstage" another part asked for, one
     stating "sechs Monate" for the deadline asked for, and one stating "zwölf Monate", each left out — the
     model lists only what it judges helpful for the task the excerpt was shown for. Such evidence is kept,
-    marked as the engine's pick, and graded ``PASSED_OVER``."""
+    marked as the engine's pick, and graded ``PASSED_OVER``.
+
+    A question asked in another language (``asked_in``) than the documents shares no words with them: there an
+    excerpt is kept when its sentences, cut by meaning for its own task (``evidence.Gatherer``), hold the kind of
+    answer that task asks for (``answer_kinds.holds_kind``: a figure of its kind, a named body) — not for the
+    whole question of a plan by its parts, which asks for every part's kind. Seen (laws-research-12, English
+    parts over the German laws): § 67 StrlSchV's "spätestens sechs Monate nach dem Einsatz" and § 71's "mehr als
+    6 Millisievert" were shown for their parts and passed over; the model called two of eight excerpts helpful."""
+    own = {t.id: t for t in tasks}
+    across = asked_in is not None and asked_in != language
     out: dict[str, ExcerptReading] = {}
     for label, source in reader.sources.items():
         if label in readings or source.item is None or not sentences.get(label):
             continue  # read, or text served on request (the model asked for it and then passed it over)
         text = " ".join(sentences[label].values())
-        if any(answers(t.task, text, language) for t in tasks):
+        task = own.get(source.item.task_id) if source.item.task_id is not None else None
+        of_kind = across and task is not None and not (plan_by_parts and task.id == 0) and asks_kind(task.task) \
+            and holds_kind(task.task, text)
+        if of_kind or any(answers(t.task, text, language) for t in tasks):
             out[label] = ExcerptReading(excerpt=label, relevance=PASSED_OVER, quote=[])
     return out
 

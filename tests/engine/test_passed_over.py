@@ -8,7 +8,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from support import fake_ollama_replies as replies
-from support.research_llm import QUESTION_DE
+from support.research_llm import QUESTION_DE, QUESTION_EN
 
 from desktop.engine.extraction import PASSED_OVER, passed_over
 from desktop.engine.schemas import ExcerptReading
@@ -62,6 +62,34 @@ def test_a_passage_kept_for_one_task_is_kept_again_where_it_shows_another_task_n
     assert not _shows_more({1: exception.replace("für ein", "für\nein")}, quoted["c78"])
 
 
+AIRCREW = [Todo(id=0, task="A German airline asks which rules apply to its aircrew: by when must the doses be "
+                            "available, and which federal authority examines the notification?"),
+           Todo(id=1, task="By when must the determined doses be available after a deployment?"),
+           Todo(id=2, task="Which federal authority examines the notification?")]
+RESULTS = {1: "(3) Der Strahlenschutzverantwortliche hat dafür zu sorgen, dass die Ermittlungsergebnisse spätestens "
+              "sechs Monate nach dem Einsatz vorliegen."}
+TRAINING = {1: "(1) Verantwortlich für die Unterrichtung ihrer eigenen Einsatzkräfte sind die Einsatzorganisationen."}
+OFFICE = {1: "Das Luftfahrt-Bundesamt ist zuständig für die Prüfung der Anzeige des Betriebs von Luftfahrzeugen."}
+
+
+def test_across_languages_an_excerpt_holding_the_kind_of_answer_its_task_asks_for_is_kept() -> None:
+    """laws-research-12 (1.5B model, English parts over the German laws): the model called two of eight excerpts
+    helpful, and § 67 StrlSchV's "sechs Monate nach dem Einsatz", shown for the part asking by when, was passed
+    over; no English word of the part stands in it. Across languages an excerpt is kept when it holds the kind of
+    answer its own task asks for (a period, a named body), never by the whole question of a plan by parts."""
+    def reader(**tasks: int) -> SimpleNamespace:
+        return SimpleNamespace(sources={label: SimpleNamespace(item=SimpleNamespace(task_id=t))
+                                        for label, t in tasks.items()})
+
+    sentences = {"S1": RESULTS, "S2": TRAINING, "S3": OFFICE, "S4": RESULTS, "S5": {1: RESULTS[1], 2: OFFICE[1]}}
+    sources = reader(S1=1, S2=1, S3=2, S4=2, S5=0)
+    rescued = passed_over(sources, {}, sentences, AIRCREW, "de", "en", True)  # type: ignore[arg-type]
+    # S2 states no period; S4's period is not what its task asks for (a body); S5 stands for the whole question
+    assert set(rescued) == {"S1", "S3"} and rescued["S1"].relevance == PASSED_OVER
+    assert passed_over(sources, {}, sentences, AIRCREW, "de", "de", True) == {}  # type: ignore[arg-type]
+    assert set(passed_over(sources, {}, sentences, AIRCREW, "de", "en", False)) == {"S1", "S3", "S5"}  # type: ignore[arg-type]
+
+
 def test_text_served_on_request_is_not_the_engines_to_keep() -> None:
     reader = SimpleNamespace(sources={"S1": SimpleNamespace(item=None)})
     assert passed_over(reader, {}, {"S1": DEADLINES}, TASKS, "de") == {}  # type: ignore[arg-type]
@@ -86,3 +114,22 @@ def test_a_run_keeps_what_the_model_passed_over_and_the_report_says_who_picked_i
     shown = [f for group in (report.findings.primary, report.findings.secondary) for f in group if f.picked_by_engine]
     assert len(shown) == len(picked)
     assert to_markdown(report).count("vom Modell übergangen") == len(picked)  # a German report says it in German
+
+
+def test_the_reading_step_tells_the_rescue_the_questions_language(harness, research_llm, monkeypatch) -> None:  # noqa: ANN001
+    """An English question over the German sample laws: each batch's rescue is told the question's language,
+    the documents' and whether the plan is the question's parts."""
+    from desktop.engine import extraction
+
+    told: list[tuple[str, str | None]] = []
+    rescue = extraction.passed_over
+
+    def spy(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        told.append((args[4], args[5] if len(args) > 5 else None))
+        return rescue(*args, **kwargs)
+
+    monkeypatch.setattr(extraction, "passed_over", spy)
+    research_llm.plan_items = 1
+    state = harness.run(lambda engine: engine.start(QUESTION_EN, "Sample", auto=True))
+    harness.run(lambda engine: engine.approve(state.run_id))
+    assert told and set(told) == {("de", "en")}
