@@ -86,13 +86,33 @@ def test_no_usable_synthesis_and_no_line_for_any_task_gives_an_evidence_report(h
     assert harness.of(ev.ReportReady)[-1].kind == "evidence"
 
 
+# a question and a task asking for no figure and no body: across languages nothing the model passes over is
+# the engine's to keep (``extraction.passed_over``), so a model that reads nothing leaves no finding
+DUTIES = "What does the law say about the duties towards occupationally exposed persons?"
+DUTIES_TASK = {"task": "Duties of the employer towards occupationally exposed persons", "context": "",
+               "subtasks": ["Pflichten gegenüber beruflich exponierten Personen"]}
+
+
 def test_no_findings_give_a_report_that_says_so(harness, research_llm) -> None:  # noqa: ANN001
     research_llm.overrides["ExtractionBatch"] = {"readings": [], "requests": []}
-    state = harness.run(lambda engine: _to_report(engine, QUESTION_EN))
+    for plan in ("PlanProposal", "PlanOutline"):
+        research_llm.overrides[plan] = {"answerable": True, "reason": "", "items": [DUTIES_TASK]}
+    state = harness.run(lambda engine: _to_report(engine, DUTIES))
     report = state.later.report
     assert state.status == "done" and report.kind == "evidence" and not report.citations
     assert "no evidence for this question" in report.answer
     assert "synthesis.write" not in {c.purpose for c in harness.of(ev.LlmCall)}
+
+
+def test_across_languages_a_model_that_reads_nothing_leaves_the_engines_picks(harness, research_llm) -> None:  # noqa: ANN001
+    """The English question over the German laws asks for a limit, and its tasks for limits: the gathered
+    sentences stating a dose are the engine's findings though the model named none of them."""
+    research_llm.overrides["ExtractionBatch"] = {"readings": [], "requests": []}
+    state = harness.run(lambda engine: _to_report(engine, QUESTION_EN))
+    findings = state.later.research.findings
+    assert findings and all(f.picked_by_engine for f in findings)
+    assert any("20 Millisievert" in " ".join(q.display.split()) for f in findings for q in f.verified_quotes)
+    assert state.later.report.citations
 
 
 def test_cli_exits_0_with_an_answer_by_evidence_when_the_model_answers_no_json(capsys, sample_paths, fake_llm,  # noqa: ANN001
