@@ -3,7 +3,8 @@
 A careful researcher with a slow assistant reads widely and cheaply first and spends the expensive
 reader on what matters. For one task the engine searches with the task and its queries (hybrid,
 fused), cuts each chunk found to the sentences that answer the task best (``focus.score``: the
-question's words, and a figure where the question asks for one), leaves out what the run already
+question's words, and a figure where the question asks for one; by meaning where the question is in
+another language than the chunk), leaves out what the run already
 gathered (the same chunk, or the same sentences standing in another document), and follows the
 statute references in those sentences — "§ 5 Absatz 2", "Anlage 4", "§ 3 Absatz 1 des Atomgesetzes" —
 through the resolver to the best chunk of the unit they name, depth by depth. So every run whose
