@@ -2,7 +2,8 @@
 
 A careful researcher with a slow assistant reads widely and cheaply first and spends the expensive
 reader on what matters. For one task the engine searches with the task and its queries (hybrid,
-fused), cuts each chunk found to the sentences that answer the task best (``focus.score``: the
+fused; a task asked in another language than the documents searches again with the documents' sentences
+closest to it in meaning), cuts each chunk found to the sentences that answer the task best (``focus.score``: the
 question's words, and a figure where the question asks for one; by meaning where the question is in
 another language than the chunk), leaves out what the run already
 gathered (the same chunk, or the same sentences standing in another document), and follows the
@@ -39,6 +40,9 @@ DUPLICATE = 92  # rapidfuzz ratio at which an item's sentences repeat what was g
 SMALL_UNIT = 2  # a unit of at most this many chunks is followed into whatever its closest chunk says
 WIDEN = 4  # a task short of excerpts searches up to this many times ``Limits.per_query`` deep (``Gatherer._searched``)
 FIGURE_LEAN = 0.02  # by meaning, a sentence stating a figure the aim asks for leans this much closer (cosine)
+THEIR_WORDS_POOL = 5  # first-ranked chunks whose sentences closest in meaning to the task are searched again
+THEIR_WORDS_SENTENCES = 3  # ... that many of them, as one search in the documents' own words
+THEIR_WORDS_WEIGHT = 3.0  # its ranking's weight in the fusion, against 1 for each of the task's own queries
 SPEAKS = 0.2  # of a longer unit, the closest chunk must hold this share of the aim (focus.score) in a sentence
 # A sentence that leans on the one before it ("Dies gilt …", "Satz 1 gilt entsprechend", "Abweichend von …").
 _CONTINUES = re.compile(r"^(?:[a-zäöü]|(?:Dies|Das|Diese[rs]?|Dabei|Dazu|Daneben|Danach|Hierbei|Hierfür|Sie|Er|Es|"
@@ -219,9 +223,17 @@ class Gatherer:
         searched: list[tuple[WorkItem, Chunk]] = []
         considered: set[str] = set()
         k = self.limits.per_query
+        their_words: str | None = None
         while True:
             hits = search(self.kb, queries, k, self.language)
-            scores = rrf([[h.chunk_id for h in found] for found in hits], self.limits.fusion_k)
+            rankings = [[h.chunk_id for h in found] for found in hits]
+            weights = [1.0] * len(rankings)
+            if self.close is not None:
+                their_words = self._in_their_words(rankings) if their_words is None else their_words
+                if their_words:
+                    rankings.append([h.chunk_id for h in search(self.kb, [their_words], k, self.language)[0]])
+                    weights.append(THEIR_WORDS_WEIGHT)
+            scores = rrf(rankings, self.limits.fusion_k, weights)
             ranked = [c for c in sorted(scores, key=lambda c: -scores[c]) if c not in considered]
             considered.update(ranked)
             chunks = self.kb.catalog.chunks_by_id(ranked)
@@ -232,11 +244,30 @@ class Gatherer:
                     result.duplicates += 1
                     continue
                 searched.append((found, chunks[chunk_id]))
-            exhausted = all(len(found) < k for found in hits)  # the knowledge base has nothing more for them
+            exhausted = all(len(found) < k for found in rankings)  # the knowledge base has nothing more for them
             if len(searched) >= self.limits.room or exhausted or k >= self.limits.per_query * WIDEN:
                 result.candidates = len(considered)
                 return searched
             k = min(2 * k, self.limits.per_query * WIDEN)
+
+    def _in_their_words(self, rankings: list[list[str]]) -> str:
+        """A search in the documents' own words for a task asked in another language: the sentences of its
+        first-ranked chunks that come closest in meaning to the task. Across languages only the embedder
+        searches (``search``), and a short part of a question finds its passage by meaning alone far down
+        ("within what periods must it confirm completeness": § 33 StrlSchG's "innerhalb von 14 Kalendertagen"
+        at rank 155); the model's translations are no help on a small model ("Zeitraum, in dem es ermittelt
+        werden muss, dass die Notifizierung vollständig …"). The closest sentences carry the documents' terms
+        ("Anzeige", "Deckungsvorsorge") into a search by words. "" where nothing was found."""
+        assert self.close is not None
+        first = sorted(scores := rrf(rankings, self.limits.fusion_k), key=lambda c: -scores[c])[:THEIR_WORDS_POOL]
+        chunks = self.kb.catalog.chunks_by_id(first)
+        sentences = [c.text[u.start:u.end] for c in (chunks[i] for i in first if i in chunks) for u in units(c.text)]
+        sentences = [s for s in sentences if len(s.split()) >= 5]
+        if not sentences:
+            return ""
+        closeness = self.close(sentences)
+        best = sorted(range(len(sentences)), key=lambda i: -closeness[i])[:THEIR_WORDS_SENTENCES]
+        return " ".join(sentences[i] for i in best)
 
     def _closeness(self, words: str) -> Closeness:
         """How close in meaning sentences are to ``words`` (the knowledge base's multilingual embedder, cosines

@@ -6,12 +6,17 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import pytest
+
+from desktop.engine import evidence
+from desktop.engine.checks import written_in
 from desktop.engine.evidence import WIDEN, Aim, Gatherer, Limits, cut, search, shown_text
 from desktop.engine.research_state import WorkItem
 from desktop.engine.state import Plan, Todo
 from desktop.engine.steps.gathering import aim
 from desktop.engine.sentences import GAP, numbered, quotes, units
 from desktop.kb.database import KnowledgeBase
+from desktop.kb.models import SearchHit
 
 VERBRINGUNG = "Wann ist für ein Versandstück über den Freigrenzen der Anlage 4 keine Genehmigung der Verbringung erforderlich?"
 QUERY = "Versandstück Freigrenzen Anlage 4 Genehmigung Verbringung nicht erforderlich"
@@ -131,6 +136,48 @@ def test_an_english_task_over_german_statutes_is_shown_the_sentences_closest_in_
 
     assert "2,5 Milliarden Euro" in shown("en")
     assert "2,5 Milliarden Euro" not in shown("de")  # the same chunks, cut by the task's words
+
+
+def _searching(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """Every ``evidence.search`` call's queries, in order (the searches still run)."""
+    calls: list[list[str]] = []
+
+    def spy(kb: KnowledgeBase, queries: list[str], k: int, language: str) -> list[list[SearchHit]]:
+        calls.append(list(queries))
+        return search(kb, queries, k, language)
+
+    monkeypatch.setattr(evidence, "search", spy)
+    return calls
+
+
+def test_a_task_asked_in_another_language_searches_again_in_the_documents_words(
+        sample_kb: KnowledgeBase, monkeypatch: pytest.MonkeyPatch) -> None:
+    """laws-research-06 (1.5B model, an English question over the German laws): across languages only the
+    embedder searches, and the part on the Federal Government's indemnity, with references followed, gathered
+    StrlSchG § 194, Anlage 4 and AtG § 9a — not the Atomic Energy Act's liability sections. The sentences of
+    its first-ranked chunks closest in meaning to the task ("Höchstbetrag", "Deckungsvorsorge") are searched
+    again in the documents' own words, and § 31 AtG (the ceilings of the operator's liability) is gathered."""
+    searched = _searching(monkeypatch)
+    names = {d.doc_id: d.file_name for d in sample_kb.documents()}
+    gatherer = Gatherer(sample_kb, Aim.of(INDEMNITY, INDEMNITY, []), Limits(8, 5, 2, 3), [], [], names, "de", "en")
+    found = gatherer.gather([INDEMNITY])
+    chunks = sample_kb.catalog.chunks_by_id([i.chunk_id for i in found.items])
+    assert ("AtG.pdf", "§ 31") in {(names[chunks[i.chunk_id].doc_id], chunks[i.chunk_id].section)
+                                   for i in found.items if not i.depth}
+    assert searched[0] == [INDEMNITY]
+    [their_words] = searched[1]
+    assert written_in(their_words, "de") and "Deckungsvorsorge" in their_words
+    first = sample_kb.catalog.chunks_by_id([h.chunk_id for h in search(sample_kb, [INDEMNITY], 5, "de")[0]])
+    sentences = {c.text[u.start:u.end] for c in first.values() for u in units(c.text)}
+    used = [s for s in sentences if s in their_words]
+    assert len(used) == 3 and sum(len(s) for s in used) + 2 == len(their_words)  # three of the first chunks' sentences
+
+
+def test_a_task_in_the_documents_language_searches_only_with_its_own_queries(
+        sample_kb: KnowledgeBase, monkeypatch: pytest.MonkeyPatch) -> None:
+    searched = _searching(monkeypatch)
+    _gather(sample_kb, DOSE, [DOSE, "Grenzwert effektive Dosis"], depth=0)
+    assert searched and all(queries == [DOSE, "Grenzwert effektive Dosis"] for queries in searched)
 
 
 def test_a_query_in_another_language_than_the_documents_is_searched_by_meaning(sample_kb: KnowledgeBase) -> None:
