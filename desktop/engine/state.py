@@ -114,7 +114,7 @@ class Plan(_Model):
     note: str | None = Field(None, description="why the knowledge base may not answer the question")
     feedback: str | None = Field(None, description="the user's request for a re-plan, until it is done")
     approved: bool = False
-    by_parts: bool = Field(False, description="its tasks are the parts of the question (--auto, question_parts)")
+    by_parts: bool = Field(False, description="its tasks are the parts of the question (question_parts)")
 
     def next_id(self) -> int:
         return max((t.id for t in self.items), default=-1) + 1

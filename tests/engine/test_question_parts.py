@@ -1,5 +1,5 @@
-"""The parts of a research question (question_parts.py), and an --auto plan made of them: every fact the
-question asks for is searched for on its own."""
+"""The parts of a research question (question_parts.py), and the plan made of them (--auto and the window):
+every fact the question asks for is searched for on its own."""
 
 from __future__ import annotations
 
@@ -50,6 +50,22 @@ def test_a_question_that_asks_several_things_is_planned_by_its_parts(harness, re
     state = harness.run(lambda engine: engine.start(TWO_PARTS, "Sample", auto=True))
     assert [t.task for t in state.plan.items] == [TWO_PARTS, *parts(TWO_PARTS)]
     assert not [c for c in harness.of(ev.LlmCall) if c.purpose == "plan.propose"]
+
+
+def test_in_the_window_a_question_that_asks_several_things_is_proposed_by_its_parts(harness, research_llm) -> None:  # noqa: ANN001
+    """The window's plan is the user's to edit and approve, and starts from the question's parts as --auto's does
+    (seen with a 1.5B model: a two-part question planned as "Check the specific radiation protection rules and
+    their conditions", a minute of the budget, and neither part's answer found)."""
+    async def scenario(engine):  # noqa: ANN001, ANN202
+        state = await engine.start(TWO_PARTS, "Sample")
+        assert state.pending.kind == "answer"  # the clarification asks the user first, as ever
+        return await engine.end_clarification(state.run_id)
+
+    state = harness.run(scenario)
+    assert [t.task for t in state.plan.items] == [TWO_PARTS, *parts(TWO_PARTS)] and state.plan.by_parts
+    assert state.status == "waiting" and state.pending.kind == "approve_plan"
+    assert not [c for c in harness.of(ev.LlmCall) if c.purpose == "plan.propose"]
+    assert research_llm.calls["PlanProposal"] == 0
 
 
 def test_over_documents_in_another_language_the_model_writes_a_search_for_each_part(harness, research_llm) -> None:  # noqa: ANN001

@@ -126,6 +126,9 @@ async def propose(ctx: StepContext) -> str:
     if ctx.state.phase != "plan":
         ctx.state.phase = "plan"
         ctx.emit(ev.PhaseStarted(phase="plan"))
+    asked = question_parts.parts(ctx.state.question)
+    if len(asked) >= 2:  # in the window too: the user edits the parts (``_by_parts``)
+        return await _by_parts(ctx, asked[: ctx.settings.plan_max_items - 1])
     if ctx.state.auto:
         return await _outline(ctx)
     values = _values(ctx)
@@ -136,13 +139,9 @@ async def propose(ctx: StepContext) -> str:
 
 
 async def _outline(ctx: StepContext) -> str:
-    """--auto: a plan of titles and search queries — nobody reads it before it runs, so the model writes no
-    prose. A question that asks several things is planned by its parts (``question_parts``), the model writing
-    one search for each; otherwise the model proposes the to-dos from excerpts cut to their best sentences."""
+    """--auto, a question that asks one thing: a plan of titles and search queries — nobody reads it before it
+    runs, so the model writes no prose; it proposes the to-dos from excerpts cut to their best sentences."""
     state, s = ctx.state, ctx.settings
-    asked = question_parts.parts(state.question)
-    if len(asked) >= 2:
-        return await _by_parts(ctx, asked[: s.plan_max_items - 1])
     values = {"question": state.question, "doc_language": state.doc_language, "p_min": s.plan_min_items,
               "p_max": s.plan_max_initial}
     schema = plan_outline(s.plan_max_initial)
@@ -172,9 +171,15 @@ async def replan(ctx: StepContext) -> str:
 
 
 async def _by_parts(ctx: StepContext, asked: list[str]) -> str:
-    """The question's parts as the plan's tasks. In the documents' language each is searched with its own
-    words (and the part before it where it names its subject by a pronoun): no model call. Over documents in
-    another language the model writes a search for each in the documents' language."""
+    """The question's parts as the plan's tasks, in --auto and in the window, where the user edits them like any
+    plan (seen in the window with a 1.5B model: "A German airline asks …: above what annual effective dose must
+    the operation of an aircraft be notified, and which federal authority examines the notification?" was
+    planned as "Check the specific radiation protection rules and their conditions" and "Identify the federal
+    authority responsible for radiation protection", a plan call of about a minute of the five-minute budget;
+    the research read 7 excerpts and found neither the dose nor the authority). In the documents' language
+    each is searched with its own words (and the part before it where it names its subject by a pronoun): no
+    model call. Over documents in another language the model writes a search for each in the documents'
+    language."""
     state = ctx.state
     if state.language == state.doc_language:
         proposal = PlanProposal(answerable=True, items=[
