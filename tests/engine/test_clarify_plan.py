@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from support import fake_ollama_replies as replies
-from support.research_llm import QUESTION_DE, QUESTION_EN
+from support.research_llm import QUESTION_DE, QUESTION_EN, TEXTS
 
 from desktop.engine import events as ev
 from desktop.engine.runner import CommandError
@@ -271,3 +271,21 @@ def test_an_outline_with_words_for_queries_is_kept_without_a_second_try(harness,
         ("Kontrollbereiche abgrenzen", [])]
     plan_calls = [c for c in harness.of(ev.LlmCall) if c.purpose == "plan.propose"]
     assert len(plan_calls) == 1 and len(plan_calls[0].attempts) == 1  # no second try
+
+
+def test_a_follow_up_that_restates_a_gap_is_not_asked(harness, research_llm) -> None:  # noqa: ANN001
+    """The user is shown the gaps, then the questions; a gap restated as a question asks nothing the documents
+    could not (seen in the window with a 1.5B model: two of three questions were the gaps word for word). Where
+    nothing else is asked, the clarification ends and the plan is proposed."""
+    gap = TEXTS["en"]["gap"]
+    research_llm.once["FollowUpQuestions"] = [replies.as_json({"questions": [f"{gap}.", TEXTS["en"]["question"]]}),
+                                              replies.as_json({"questions": [gap]})]
+
+    async def scenario(engine):  # noqa: ANN001, ANN202
+        state = await engine.start(QUESTION_EN, "Sample")
+        assert state.clarification.rounds[0].questions == [TEXTS["en"]["question"]]
+        return await engine.answer(state.run_id, "Occupational exposure.")
+
+    state = harness.run(scenario)
+    assert state.clarification.termination == "model_failed" and state.clarification.rounds[1].questions == []
+    assert state.pending.kind == "approve_plan"

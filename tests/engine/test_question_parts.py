@@ -63,6 +63,7 @@ def test_in_the_window_a_question_that_asks_several_things_is_proposed_by_its_pa
 
     state = harness.run(scenario)
     assert [t.task for t in state.plan.items] == [TWO_PARTS, *parts(TWO_PARTS)] and state.plan.by_parts
+    assert state.plan.items[0].context == ""  # the user said nothing: the question is not shown twice
     assert state.status == "waiting" and state.pending.kind == "approve_plan"
     assert not [c for c in harness.of(ev.LlmCall) if c.purpose == "plan.propose"]
     assert research_llm.calls["PlanProposal"] == 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from desktop.engine import events as ev
 from desktop.engine import prompts as P
-from desktop.engine.checks import all_of, distinct, in_language, is_search, language_check, search_check
+from desktop.engine.checks import all_of, distinct, in_language, is_search, language_check, same_text, search_check
 from desktop.engine.excerpts import answers_block, budgeted_excerpts, bullet_list, dialogue, excerpt_budget
 from desktop.engine.schemas import (
     ClarificationResult,
@@ -173,7 +173,7 @@ async def questions(ctx: StepContext) -> str:
                              check, lenient=True, question=state.question, answers=answers_block(cl.rounds),
                              scope=rnd.analysis.scope or "(unclear)", gaps=bullet_list(rnd.analysis.knowledge_gaps),
                              q_min=s.questions_min, q_max=s.questions_max)
-    rnd.questions = distinct(asked.questions)[: s.questions_max]
+    rnd.questions = asking(asked.questions, rnd.analysis.knowledge_gaps)[: s.questions_max]
     if not rnd.questions:
         return end(ctx, "model_failed")  # nothing to ask: go on to the plan with what is known
     state.pending = Pending(kind="answer", round=rnd.index)
@@ -183,6 +183,14 @@ async def questions(ctx: StepContext) -> str:
     ))
     ctx.emit(ev.CheckpointReached(kind="answer"))
     return "clarify.wait"
+
+
+def asking(questions: list[str], gaps: list[str]) -> list[str]:
+    """The model's follow-ups that ask the user something: each once, none a gap of the analysis restated, which
+    the user was shown just above it and cannot answer better than the documents (seen in the window with a 1.5B
+    model: "Es ist nicht clear, wie lange die Aufzeichnungen über die Zutrittserlaubnis aufzubewahren sind." as
+    the gap and, word for word, as the second and third question)."""
+    return [q for q in distinct(questions) if not any(same_text(q, gap) for gap in gaps)]
 
 
 def end(ctx: StepContext, reason: Termination) -> str:

@@ -97,7 +97,9 @@ async def _adopt(ctx: StepContext, proposal: PlanProposal, revision: int, shown:
     state = ctx.state
     keep = keep or min(ctx.settings.plan_max_initial, ctx.settings.plan_max_items - 1)
     distinct_items, for_question = merged(state.question, proposal.items, own_words=by_parts)
-    task0 = Todo(id=0, task=state.question, context=state.clarification.summary or "", subtasks=for_question)
+    summary = state.clarification.summary or ""  # the question itself where the user said nothing: not shown twice
+    task0 = Todo(id=0, task=state.question, context="" if same_text(summary, state.question) else summary,
+                 subtasks=for_question)
     if len(distinct_items) < len(proposal.items):
         ctx.warn("warn_plan_merged", proposed=len(proposal.items), kept=len(distinct_items))
     if len(distinct_items) > keep:
