@@ -3,8 +3,9 @@
 "Innerhalb welcher Frist muss …, und mit wie vielen Mitgliedern muss sie es beraten?" asks two things;
 "Gefragt sind die Frist …, die Aufbewahrungsdauer …, welche Stelle …, und ab welcher Ortsdosisleistung …"
 five. Each part becomes a research task of the plan (--auto and the window's proposal), so every fact
-the question asks for is searched for on its own (seen with a 1.5B model: a plan of "Übersicht der relevanten Gesetze" and
-"Überprüfung der Zuverlässigkeit" for a question that named five facts, four of them never read). A
+the question asks for is searched for on its own (seen with a 1.5B model: a plan of "Übersicht der
+relevanten Gesetze" and "Überprüfung der Zuverlässigkeit" for a question that named five facts, four of
+them never read). A
 sentence that only sets the scene ("Ein Kosmetikstudio will künftig …") is no part; a piece too short to
 search for on its own ("and how far in advance") stays with the part before it.
 """
