@@ -30,14 +30,15 @@ from desktop.engine.closeness import Meaning, closeness
 from desktop.engine.figure_kinds import asked_kinds, kinded_figures, new_figures, said_figures
 from desktop.engine.findings import MARKER, kept_findings
 from desktop.engine.focus import MIN_OVERLAP, answers, asks_for_figure, figures, score
+from desktop.engine.line_sentences import MAX_CHARS, Sentence, sentences, sentences_of
 from desktop.engine.named_bodies import asks_for_body, names_body
+from desktop.engine.rarity import Rarity
 from desktop.engine.research_state import Finding
-from desktop.engine.sentences import in_context, past_shared_start, units
+from desktop.engine.sentences import past_shared_start
 from desktop.engine.state import Plan, Todo, by_parts
 from desktop.engine.step_context import StepContext
 from desktop.report.labels import LABELS, QUOTE_MARKS
 
-MAX_CHARS = 320  # a quote in the answer: the sentence that states it, not the whole passage
 MORE_PER_TASK = 2  # lines per task, besides its best, for figures of the kind it asks for the answer lacks
 
 
@@ -51,45 +52,28 @@ def _aim(task: Todo, question: str) -> str:
     return f"{question}\n{task.task} {' '.join(task.subtasks)}"
 
 
-def _sentences(f: Finding) -> list[str]:
-    """Each sentence of the finding's verified quotes, with the start of the sentence it stands in
-    (``sentences.in_context``), in one line; a sentence that goes on in the next chunk with its rest
-    (``QuoteRecord.continues``)."""
-    out: list[str] = []
-    for q in f.verified_quotes:
-        text = q.display or ""
-        for i, u in enumerate(units(text)):
-            part = " ".join(text[u.start:u.end].split())
-            if i == 0 and q.continues and out:
-                out[-1] = _with_lead(out[-1] + " ", part)
-                continue
-            out.append(_with_lead(" ".join(in_context(text, text[u.start:u.end]).split())[:-len(part)], part))
-    return out
+def _quote(f: Finding, task: Todo, question: str, language: str, rare: Rarity | None = None) -> str:
+    """The sentence of the finding's verified quotes that answers the task best, as a line shows it
+    (``_best``)."""
+    return _best(f, task, question, language, rare).shown
 
 
-def _with_lead(lead: str, part: str) -> str:
-    """``part`` after ``lead`` (the start of its sentence), the lead's end left out ("…") where both together
-    pass ``MAX_CHARS``: the part holds the figure (seen: a list's lead of 300 characters, and the line cut at
-    ``MAX_CHARS`` lost "für eine Dauer von 10 Jahren" that the unit after it states, laws-research-09)."""
-    room = MAX_CHARS - len(part) - 3
-    if len(lead) + len(part) <= MAX_CHARS or not lead:
-        return lead + part
-    if room < 40:  # no room for a lead worth reading: the part alone
-        return part
-    cut = lead[:room].rsplit(" ", 1)[0]
-    after = lead[len(cut):].split()
-    if after and cut[-1:].isdigit():  # a figure keeps its unit (seen, laws-dev-10: "… von mehr als 6 … die Unterarme")
-        cut += " " + after[0]
-    return cut + " … " + part
-
-
-def _quote(f: Finding, task: Todo, question: str, language: str) -> str:
+def _best(f: Finding, task: Todo, question: str, language: str, rare: Rarity | None = None) -> Sentence:
     """The sentence of the finding's verified quotes that answers the task best (a finding quotes every sentence
-    of its excerpt the engine showed, the model's pick first; a figure counts where the task asks for one). Seen: a passage cut at ``MAX_CHARS`` lost the
+    of its excerpt the engine showed, the model's pick first; a figure counts where the task asks for one); of
+    two as good, the one holding the task's rarer words among the evidence (``rare``, ``rarity.Rarity``). Each is
+    weighed whole, with the start of its sentence a line may leave out (seen, laws-research-10: "1. bei Erwerb
+    und Abgabe hochradioaktiver Strahlenquellen unverzüglich die Angaben entsprechend Anlage 9 …", whose lead
+    "… dass dem Register über hochradioaktive Strahlenquellen … mitgeteilt wird:" names the register the part
+    asks about, lost to another section's sentence on the register). Seen: a passage cut at ``MAX_CHARS`` lost the
     figure its fourth sentence states ("… mindestens 120 Lerneinheiten …")."""
     aim, wants = _aim(task, question), asks_for_figure(task.task)
-    return max(_sentences(f), key=lambda text: (answers(task.task, text, language), _kinded(task, text, language),
-                                                score(aim, text, language, wants)), default="")
+
+    def fit(s: Sentence) -> tuple[bool, bool, float, float]:
+        text = s.whole
+        return (answers(task.task, text, language), _kinded(task, text, language), score(aim, text, language, wants),
+                rare.share(task.task, text) if rare else 0.0)
+    return max(sentences_of(f), key=fit, default=Sentence("", ""))
 
 
 def faithful(f: Finding) -> bool:
@@ -122,7 +106,7 @@ def _kinded(task: Todo, text: str, language: str) -> bool:
 
 
 def _ranked(task: Todo, question: str, candidates: list[Finding], language: str,
-            answer_language: str | None = None) -> list[Finding]:
+            answer_language: str | None = None, rare: Rarity | None = None) -> list[Finding]:
     """The findings best first: those whose best sentence answers the task (``focus.answers``; a part asking which
     authority only where it names one), then those whose sentence holds the kind of answer it asks for
     (``_kinded``), then tier 1, then by how well that sentence answers it (a figure counts where the task asks
@@ -142,7 +126,7 @@ def _ranked(task: Todo, question: str, candidates: list[Finding], language: str,
         # a sentence that answers the task comes before the tier (seen: the tier-2 finding held "in den Stufen
         # „tauglich“, „bedingt tauglich“ …", the tier-1 one the paragraph before it, laws-research-02); across
         # languages the task's words say nothing of a quote's
-        said = _quote(f, task, question, language)
+        said = _best(f, task, question, language, rare).whole
         fits = answers(task.task, said, language) or (answer_language or language) != language
         fits = fits and (names_body(said) or not asks_for_body(task.task))
         # a part that asks for a figure is answered by a sentence that states one of its kind, not by one that
@@ -156,7 +140,7 @@ def _ranked(task: Todo, question: str, candidates: list[Finding], language: str,
 
 
 def _unstated(task: Todo, f: Finding, answer: str, language: str, question: str = "",
-              answer_language: str | None = None) -> bool:
+              answer_language: str | None = None, rare: Rarity | None = None) -> bool:
     """The finding's quote answers the task with a figure the answer does not state (seen: a quote of "400
     Millisievert" and "10 Millisievert"; the answer stated the 10). Across languages, figures compare as
     numbers ("six months", "sechs Monate"), those of the reading where it is faithful; the task's own
@@ -164,14 +148,14 @@ def _unstated(task: Todo, f: Finding, answer: str, language: str, question: str 
     said = MARKER.sub(" ", answer)
     if _by_reading(f, answer_language, language):
         given = stated_amounts(f.info) if faithful(f) and stated_amounts(f.info) else \
-            stated_amounts(_quote(f, task, question, language))
+            stated_amounts(_quote(f, task, question, language, rare))
         return bool(given - stated_amounts(said)) and (f.task_id == task.id or answers(task.task, f.info, answer_language))  # type: ignore[arg-type]
-    quote = _quote(f, task, question, language)
+    quote = _quote(f, task, question, language, rare)
     return bool(figures(quote) - figures(said)) and answers(task.task, quote, language)
 
 
 def _said(task: Todo, f: Finding, question: str, doc_language: str, answer: str = "",
-          answer_language: str | None = None) -> tuple[str, bool]:
+          answer_language: str | None = None, rare: Rarity | None = None) -> tuple[str, bool]:
     """What a line shows of ``f`` for ``task``: the reading's line in the answer's language where it is faithful
     (documents in another language) and not already a statement of ``answer``, else its best verified
     sentence; and whether that is a quote (seen: a brief answer's statements were the readings, word for word,
@@ -181,13 +165,13 @@ def _said(task: Todo, f: Finding, question: str, doc_language: str, answer: str 
         return reading, False
     if _by_reading(f, answer_language, doc_language):
         return _read_sentence(f, reading), True
-    return _quote(f, task, question, doc_language), True
+    return _quote(f, task, question, doc_language, rare), True
 
 
 def _read_sentence(f: Finding, reading: str) -> str:
     """Across languages the task's words are not the sentence's: the sentence that states a figure the reading
     states, else the first (the model's pick)."""
-    found = _sentences(f)
+    found = sentences(f)
     return next((text for text in found if stated_amounts(text) & stated_amounts(reading)), found[0] if found else "")
 
 
@@ -219,7 +203,7 @@ def _units(f: Finding, answer_language: str | None, language: str) -> list[tuple
     faithful reading across languages, else each sentence of its verified quotes."""
     if _by_reading(f, answer_language, language) and faithful(f):
         return [(" ".join(f.info.split()), answer_language or language, False)]
-    return [(text, language, True) for text in _sentences(f)]
+    return [(text, language, True) for text in sentences(f)]
 
 
 def _more(task: Todo, f: Finding, answer: str, language: str, answer_language: str | None,
@@ -275,7 +259,7 @@ async def meaning(ctx: StepContext) -> Meaning:
     if not by_parts(state) or state.language == state.doc_language:
         return {}
     parts = {t.id: t.task for t in state.plan.items if t.id != 0}
-    texts = sorted({text for f in kept_findings(ctx) for text in _sentences(f)})
+    texts = sorted({text for f in kept_findings(ctx) for text in sentences(f)})
     return await ctx.in_thread(closeness, ctx.kb, parts, texts) if parts and texts else {}
 
 
@@ -283,7 +267,7 @@ def _closest(task: Todo, kept: list[Finding], shown: set[str],
              close: dict[str, float]) -> tuple[Finding, tuple[str, bool]] | None:
     """The kept sentence closest in meaning to ``task`` that no line shows yet, one holding the kind of answer it
     asks for (``answer_kinds.holds_kind``: a figure of its kind, a named body); with its finding, as a quote."""
-    pool = [(close[text], f, text) for f in kept for text in _sentences(f)
+    pool = [(close[text], f, text) for f in kept for text in sentences(f)
             if text in close and text not in shown and holds_kind(task.task, text)]
     if not pool:
         return None
@@ -329,17 +313,18 @@ def completed(ctx: StepContext, answer: str, sources: list[str], close: Meaning 
     sources, lines, lined = list(sources), [], []
     shown: set[str] = set()  # what the lines show already: each line its own evidence
     cited = {sources[n - 1] for n in map(int, MARKER.findall(answer)) if 1 <= n <= len(sources)}
+    rare = Rarity((text for f in kept for text in sentences(f)), state.doc_language)
     for task in _in_turn(state.plan):
         # a part of the question is weighed by its own words: the whole question, which holds every part, made
         # the quote that shared most of its words the best for each part (seen: the question's first finding,
         # stating no period, was the best quote for the part that asks for one, laws-research-03)
         question = "" if state.plan.by_parts else state.question
         ranked = _ranked(task, question, _candidates(task, kept, state.doc_language, state.language),
-                         state.doc_language, state.language)
+                         state.doc_language, state.language, rare)
         # a sentence a line shows already gives way to the task's next best (one finding may hold the answers to
         # two parts in two sentences: "… vorher eine schriftliche Erklärung …", "… fünf Arbeitstage vor …")
         pick = next(((f, said) for f in ranked
-                     for said in [_said(task, f, question, state.doc_language, answer, state.language)]
+                     for said in [_said(task, f, question, state.doc_language, answer, state.language, rare)]
                      if said[0] not in shown), None)
         if task.id == 0 and pick and ranked and pick[0] is not ranked[0]:
             continue  # the question's best sentence is shown already: a task's line answers it
@@ -354,7 +339,7 @@ def completed(ctx: StepContext, answer: str, sources: list[str], close: Meaning 
         # vollendet hat", laws-research-02), and the reviewer checks the statement against it
         own: list[tuple[Finding, str, bool]] = []
         if state.plan.by_parts or not (task.id in covered or best.id in cited) or \
-                _unstated(task, best, "\n".join([answer, *lines]), state.doc_language, question, state.language):
+                _unstated(task, best, "\n".join([answer, *lines]), state.doc_language, question, state.language, rare):
             own.append((best, said, quoted))
         own += _further(task, best, ranked, "\n".join([answer, *lines, said if own else ""]),
                         [said] if own else [], state.doc_language, state.language)

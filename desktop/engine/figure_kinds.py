@@ -19,7 +19,7 @@ PERIOD, AMOUNT = "period", "amount"
 # The words that ask for a period, deadline or interval (German and English).
 _ASKS_PERIOD = re.compile(
     r"\b(?:wie\s+lange?|bis\s+wann|wann|innerhalb\s+welche\w*|binnen\s+welche\w*|\w*frist\w*|vorlauf\w*|"
-    r"zeitraum\w*|\w*dauer\w*|aufzubewahren|aufbewahr\w*|wie\s+oft|rhythmus|intervall\w*|"
+    r"zeitraum\w*|\w*dauer\w*|aufzubewahren|aufbewahr(?!te[mnrs]?\b)\w*|wie\s+oft|rhythmus|intervall\w*|"
     r"how\s+long|how\s+often|by\s+when|when|within\s+what|what\s+(?:\w+\s+){0,2}?(?:period|interval|deadline)s?|"
     r"in\s+advance|period\w*|interval\w*|deadline\w*|kept|retained)\b", re.I)
 # The words that ask for an amount: a limit, dose, sum, count, or "ab welcher …", "above what …". A noun such as

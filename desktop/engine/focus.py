@@ -57,6 +57,12 @@ _INTERROGATIVE = re.compile(
     r"how\s+(?:long|often|many|much|high|large|far|soon)|when|by\s+what\s+date)\b", re.I)
 
 
+def asked_words(question: str) -> str:
+    """``question`` without the words that ask for a figure ("Wie lange", "bis wann"): what a sentence that answers
+    it shares with it."""
+    return _INTERROGATIVE.sub(" ", question)
+
+
 def asks_for_figure(question: str) -> bool:
     """Whether ``question`` asks for a figure: by its own words, or by those that ask for a kind of figure
     (``figure_kinds.asked_kinds``; seen, laws-research-16: "Above what effective dose … does special medical
@@ -83,11 +89,14 @@ def title_line(text: str) -> bool:
 
 
 def score(question: str, sentence: str, language: str, wants_figure: bool) -> float:
-    """Share of the question's words the sentence holds, plus a bonus for a figure the question asks for; a title
-    line counts half, the paragraph after it (``_UNDER_HEADING``) by itself."""
+    """Share of the question's words the sentence holds (``asked_words``: seen, laws-research-15, "Wie lange sind
+    die Aufzeichnungen über die Zutrittserlaubnis aufzubewahren?" weighed "… so lange aufzubewahren, bis …" of
+    another section as high as "Die Aufzeichnungen sind ab dem Zutritt fünf Jahre aufzubewahren."), plus a bonus
+    for a figure the question asks for; a title line counts half, the paragraph after it (``_UNDER_HEADING``) by
+    itself."""
     if _HEADING.match(sentence) and (under := _UNDER_HEADING.match(sentence)):
         sentence = sentence[under.end():]
-    value = support(question, sentence, language)
+    value = support(asked_words(question), sentence, language)
     if wants_figure and value >= MIN_OVERLAP and states_figure(sentence):
         value += FIGURE_BONUS
     if len(sentence.split()) < MIN_WORDS or _HEADING.match(sentence):
@@ -116,6 +125,6 @@ def answers(question: str, quote: str, language: str) -> bool:
     """Whether a quote holds what ``question`` asks for: at least half its terms, and a figure where it asks
     for one. The engine's guard against a small model's verdicts (drift, reading): such a quote is
     evidence, whatever the model made of it."""
-    if not quote.strip() or support(_INTERROGATIVE.sub(" ", question), quote, language) < HOLDS:
+    if not quote.strip() or support(asked_words(question), quote, language) < HOLDS:
         return False
     return states_figure(quote) or not asks_for_figure(question)

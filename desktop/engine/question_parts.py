@@ -84,11 +84,26 @@ def _as_question(piece: str) -> str:
 
 
 # A part that names its subject by a pronoun ("Wann sie spätestens zu vernichten ist?") is searched together
-# with the part before it, which names it.
-_PRONOUN = re.compile(r"\b(?:sie|er|es|ihr|ihre[nmrs]?|sein|seine[nmrs]?|diese[nmrs]?|solche[nmrs]?|dessen|deren|"
-                      r"it|its|they|their|them|this|these|those|such)\b", re.I)
+# with the part before it, which names it. A demonstrative ("diese Vorlagepflicht", "such a licence") always points
+# back; a personal or possessive pronoun points back only where no noun of the part itself stands before it: "Wem
+# hat der Bund die Wahrnehmung seiner Aufgaben … zu übertragen?" names its subject (seen, laws-research-14: searched
+# and weighed with the part before it, its line showed a sentence on the electronic records that part asked about),
+# and "… durch eine Messung überprüft sein?" ends in a verb.
+_DEMONSTRATIVE = re.compile(r"\b(?:diese[nmrs]?|solche[nmrs]?|this|these|those|such)\b", re.I)
+_PERSONAL = re.compile(r"\b(?:sie|er|es|ihr|ihre[nmrs]?|sein|seine[nmrs]?|dessen|deren|it|its|they|their|them)\b",
+                       re.I)
+# A noun the part names before a pronoun: one after an article ("der Bund", "the host operator").
+_NAMED = re.compile(r"\b(?:der|die|das|den|dem|des|ein|eine[nmrs]?|the|an?)\s+\w", re.I)
+
+
+def _points_back(part: str) -> bool:
+    """Whether ``part`` names its subject by a pronoun that stands for something of the part before it."""
+    if _DEMONSTRATIVE.search(part):
+        return True
+    pronoun = _PERSONAL.search(part)
+    return bool(pronoun) and not _NAMED.search(part[:pronoun.start()])
 
 
 def searches(asked: list[str]) -> list[str]:
     """A search for each part: its own words, with the part before it where it names its subject by a pronoun."""
-    return [f"{asked[i - 1]} {part}" if i and _PRONOUN.search(part) else part for i, part in enumerate(asked)]
+    return [f"{asked[i - 1]} {part}" if i and _points_back(part) else part for i, part in enumerate(asked)]

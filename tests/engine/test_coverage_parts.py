@@ -288,7 +288,7 @@ def test_in_a_plan_the_model_made_a_task_keeps_the_sentence_the_question_would_s
 def test_a_lead_cut_short_keeps_its_last_figure_with_its_unit() -> None:
     """laws-dev-10: the part of § 52's sentence on the other doses was shown after its lead cut at "… von mehr als
     6 …", and the 6 Millisievert the question asks for stood in no line."""
-    from desktop.engine.coverage import _sentences
+    from desktop.engine.line_sentences import sentences as _sentences
 
     sentence = ("2. Kontrollbereich, wenn Personen im Kalenderjahr eine effektive Dosis von mehr als 6 Millisievert "
                 "oder eine Organ-Äquivalentdosis von mehr als 15 Millisievert für die Augenlinse oder 150 Millisievert "
@@ -376,3 +376,45 @@ def test_two_parts_of_one_sentence_do_not_read_as_the_same_line_twice() -> None:
     starts = [line.split(": „", 1)[1][:60] for line in lines]
     assert len(lines) == len(set(starts)), lines
     assert sum("15 Millisievert für die Augenlinse" in line for line in lines) == 1
+
+
+def test_of_two_sentences_as_close_to_a_part_its_line_shows_the_one_with_its_rarer_words() -> None:
+    """laws-research-14: one finding of the part held two sentences sharing five of its words each; the line showed
+    the one whose words ("Sicherstellung und Endlagerung radioaktiver Abfälle") every excerpt of the evidence
+    shares, not the one that answers it."""
+    question = "Ein Betreiber gibt radioaktive Abfälle zur Beförderung an einen anderen Standort ab."
+    part = ("Wem hat der Bund die Wahrnehmung seiner Aufgaben bei der Sicherstellung und Endlagerung radioaktiver "
+            "Abfälle zu übertragen?")
+    facilities = ("(3) Die Länder haben Landessammelstellen für die Zwischenlagerung der in ihrem Gebiet angefallenen "
+                  "radioaktiven Abfälle, der Bund hat Anlagen zur Sicherstellung und zur Endlagerung radioaktiver "
+                  "Abfälle einzurichten;")
+    third_party = ("der Bund hat die Wahrnehmung seiner Aufgaben einem Dritten zu übertragen, der in privater "
+                   "Rechtsform zu organisieren und dessen alleiniger Gesellschafter der Bund ist.")
+    delivered = ("(3) Andere radioaktive Abfälle dürfen nur dann an eine Anlage des Bundes zur Sicherstellung und zur "
+                 "Endlagerung radioaktiver Abfälle abgeliefert werden, wenn die Landessammelstelle zustimmt.")
+    unless = ("es sei denn, diese Abfälle sind nach Absatz 1 Nummer 5 an eine Anlage des Bundes zur Sicherstellung "
+              "und zur Endlagerung radioaktiver Abfälle abzuliefern.")
+    findings = [_finding("F4", 1, facilities, third_party), _finding("F5", 0, delivered), _finding("F8", 0, unless)]
+    lines = _lines(question, part, findings)
+    assert len(lines) == 1 and "einem Dritten zu übertragen" in lines[0]
+
+
+def test_a_list_item_is_weighed_with_the_lead_its_line_leaves_out() -> None:
+    """laws-research-10: the item "1. bei Erwerb und Abgabe … die Angaben entsprechend Anlage 9" stands under a lead
+    too long to show, which names the register the part asks about; weighed without it, the item lost to another
+    section's sentence on what a federal office transmits to the register."""
+    question = "Welche Mitteilungspflichten hat ein Strahlenschutzverantwortlicher bei hochradioaktiven Strahlenquellen?"
+    part = ("Welche Angaben sind dem Register bei Erwerb und Abgabe einer hochradioaktiven Strahlenquelle zu "
+            "übermitteln?")
+    office = ("(1) Das Bundesamt für Wirtschaft und Ausfuhrkontrolle übermittelt dem Register über hochradioaktive "
+              "Strahlenquellen unverzüglich in gesicherter elektronischer Form die Angaben nach Anlage 9 über erteilte "
+              "Genehmigungen nach § 3 Absatz 1 des Atomgesetzes oder § 12 Absatz 1 für die grenzüberschreitende "
+              "Verbringung einer hochradioaktiven Strahlenquelle aus einem Staat")
+    duty = ("(4) Bei hochradioaktiven Strahlenquellen hat der Strahlenschutzverantwortliche zusätzlich zu der Pflicht "
+            "nach Absatz 1 Satz 1 dafür zu sorgen, dass dem Register über hochradioaktive Strahlenquellen beim "
+            "Bundesamt für Strahlenschutz in gesicherter elektronischer Form Folgendes mitgeteilt wird: 1. bei Erwerb "
+            "und Abgabe hochradioaktiver Strahlenquellen unverzüglich die Angaben entsprechend Anlage 9 sowie "
+            "Änderungen der erfassten Angaben und 2. innerhalb eines Monats das Datum der Dichtheitsprüfung nach § 89 "
+            "Absatz 2.")
+    lines = _lines(question, part, [_finding("F5", 1, office), _finding("F7", 0, duty)])
+    assert len(lines) == 1 and "1. bei Erwerb und Abgabe hochradioaktiver Strahlenquellen" in lines[0], lines

@@ -30,6 +30,9 @@ from desktop.engine.figure_kinds import (
     ("What minimum insurance cover per participant has to be proven?", {AMOUNT}),
     ("Above what annual dose must crew members be classified as category A?", {AMOUNT}),
     ("Unter welchen Voraussetzungen darf sie einen Kontrollbereich betreten?", set()),
+    # laws-research-09: "aufbewahrte" describes the data, it asks for no period (its line showed "30 Jahre")
+    ("Unter welcher Voraussetzung dürfen elektronisch aufbewahrte Bilddaten komprimiert werden?", set()),
+    ("Wie lange sind die aufbewahrten Bilddaten bereitzuhalten?", {PERIOD}),
     ("Which federal authority examines the notification?", set()),
 ])
 def test_the_kinds_a_part_asks_for(part: str, kinds: set[str]) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from desktop.engine.focus import answers, asks_for_figure, focused, states_figure
+from desktop.engine.focus import answers, asks_for_figure, focused, score, states_figure
 from desktop.engine.findings import source_block
 from desktop.engine.research_state import Finding, QuoteRecord
 
@@ -147,6 +147,16 @@ def test_the_words_that_ask_for_a_figure_and_a_zu_infinitive_do_not_count_agains
     assert answers("Wie lange sind die Aufzeichnungen über die Unterweisung aufzubewahren?", quote, "de")
     assert answers("How long must the records of the instruction be kept?",
                    "The records of the instruction must be kept for five years.", "en")
+
+
+def test_the_words_that_ask_for_a_figure_do_not_weigh_a_sentence() -> None:
+    """laws-research-15: "so lange … bis" of another section shared "lange" with "Wie lange …?", and weighed as
+    much as the sentence that answers the part (it shares "Zutritt" instead)."""
+    part = "Wie lange sind die Aufzeichnungen über die Zutrittserlaubnis aufzubewahren?"
+    answer = "Die Aufzeichnungen sind ab dem Zutritt fünf Jahre aufzubewahren."
+    other = ("(2) Die zur Aufzeichnung Verpflichteten haben die Aufzeichnungen so lange aufzubewahren, bis die "
+             "überwachte Person das 75. Lebensjahr vollendet hat oder vollendet hätte.")
+    assert score(part, answer, "de", True) > score(part, other, "de", True)
 
 
 def test_the_drift_guard_reads_a_quote_with_the_start_of_its_sentence() -> None:

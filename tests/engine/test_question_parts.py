@@ -84,3 +84,16 @@ def test_over_documents_in_another_language_the_model_writes_a_search_for_each_p
 def test_a_part_that_names_its_subject_by_a_pronoun_is_searched_with_the_part_before_it() -> None:
     asked = ["Wie lange ist die Gesundheitsakte aufzubewahren?", "Wann ist sie spätestens zu vernichten?"]
     assert searches(asked) == [asked[0], f"{asked[0]} {asked[1]}"]
+
+
+def test_a_pronoun_after_the_parts_own_subject_does_not_join_the_part_before() -> None:
+    """laws-research-14: "seiner Aufgaben" is the Bund's, named in the part itself; searched and weighed with the
+    part before it, its line showed a sentence on the electronic records that part asked about. A demonstrative
+    always points back; "sein" at the end of a part is a verb."""
+    records = "Wie lange sind die Angaben im elektronischen Buchführungssystem bereitzuhalten?"
+    federal = ("Wem hat der Bund die Wahrnehmung seiner Aufgaben bei der Sicherstellung und Endlagerung radioaktiver "
+               "Abfälle zu übertragen?")
+    checked = "Bis wann muss der Erfolg der Reduzierungsmaßnahmen durch eine Messung überprüft sein?"
+    waived = "Unter welcher Voraussetzung entfällt diese Vorlagepflicht?"
+    assert searches([records, federal, checked, waived]) == [records, federal, checked, f"{checked} {waived}"]
+
